@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"context"
+	"io/fs"
+)
+
+// FS is the file view the tools read: the editor's unsaved buffers over the
+// disk, confined to the workspace.
+type FS interface {
+	// Resolve turns a path the model gave (relative to the workspace root or
+	// absolute inside it) into a clean absolute path, or refuses it with an
+	// error the model can read.
+	Resolve(path string) (string, error)
+	// ReadFile reads a resolved path, the editor's buffer first. A missing
+	// file gives an error wrapping fs.ErrNotExist.
+	ReadFile(path string) (string, error)
+	// ReadDir lists a resolved directory.
+	ReadDir(path string) ([]fs.DirEntry, error)
+	// Rel names a resolved path the way the user sees it (relative to its
+	// workspace folder).
+	Rel(path string) string
+}
+
+// A Change is one file's proposed new content.
+type Change struct {
+	Path   string // resolved absolute path
+	Name   string // the path as the user sees it (workspace-relative)
+	Old    string // the content the change was computed against ("" for a new file)
+	New    string
+	Create bool   // the file does not exist yet
+	Tool   string // the tool that proposes it
+	Reason string // why, in the model's words, when it said
+}
+
+// Outcome is what became of a proposed change.
+type Outcome string
+
+// Outcomes.
+const (
+	OutcomeApplied  Outcome = "applied"  // the editor applied the change
+	OutcomeRejected Outcome = "rejected" // the user said no
+	OutcomeConflict Outcome = "conflict" // the file changed since the tool read it
+	OutcomeFailed   Outcome = "failed"   // the editor could not apply it
+)
+
+// A Decision is the editor's answer to a proposal.
+type Decision struct {
+	Outcome Outcome
+	// Message is the user's or the editor's reason, if any.
+	Message string
+	// Final is the file's content after the decision when the user changed
+	// the proposal before accepting it (edited or rejected some hunks); ""
+	// when the proposal was applied as sent.
+	Final string
+	// RejectedHunks lists the 0-based hunks of the diff the user rejected.
+	RejectedHunks []int
+}
+
+// Proposer sends changes to the user. Propose blocks until the user or the
+// editor decides, or ctx ends (then it returns ctx's error and the change
+// must not be applied afterwards).
+type Proposer interface {
+	Propose(ctx context.Context, c Change) (Decision, error)
+}
+
+// An Approval asks the user to allow one risky action.
+type Approval struct {
+	Tool        string `json:"tool"`
+	Command     string `json:"command,omitempty"`
+	Dir         string `json:"dir,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Rule is the rule an "always" answer would add, such as "go test".
+	Rule    string `json:"rule,omitempty"`
+	Allowed *bool  `json:"allowed,omitempty"` // set on approval_decided
+}
+
+// Approver asks the user for permission. Approve blocks until answered or
+// ctx ends; it returns whether the action is allowed.
+type Approver interface {
+	Approve(ctx context.Context, a Approval) (bool, error)
+}

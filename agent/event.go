@@ -1,0 +1,130 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// EventType names an [Event] kind. The names are part of agentls's public
+// contract (the agentls/event notification).
+type EventType string
+
+// Event types.
+const (
+	EventRunStart          EventType = "run_start"
+	EventTurnStart         EventType = "turn_start"
+	EventThought           EventType = "thought"
+	EventText              EventType = "text"
+	EventToolCall          EventType = "tool_call"
+	EventApprovalRequested EventType = "approval_requested"
+	EventApprovalDecided   EventType = "approval_decided"
+	EventEditProposed      EventType = "edit_proposed"
+	EventEditDecided       EventType = "edit_decided"
+	EventToolResult        EventType = "tool_result"
+	EventSubagentStart     EventType = "subagent_start"
+	EventSubagentActivity  EventType = "subagent_activity"
+	EventSubagentEnd       EventType = "subagent_end"
+	EventCompressed        EventType = "compressed"
+	EventModelRouted       EventType = "model_routed"
+	EventUsage             EventType = "usage"
+	EventRetry             EventType = "retry"
+	EventTurnEnd           EventType = "turn_end"
+	EventRunEnd            EventType = "run_end"
+)
+
+// StopReason tells why a run ended.
+type StopReason string
+
+// Stop reasons.
+const (
+	StopGoal           StopReason = "goal"             // complete_task was called and accepted
+	StopTimeout        StopReason = "timeout"          // the run's time limit passed
+	StopMaxTurns       StopReason = "max_turns"        // the run's turn limit was reached
+	StopAborted        StopReason = "aborted"          // the caller cancelled the run
+	StopError          StopReason = "error"            // the model or a tool failed in a way the run cannot survive
+	StopNoCompleteTask StopReason = "no_complete_task" // the model stopped calling tools without complete_task
+)
+
+// An Event is one step of a run, as the run's stream yields it. Only the
+// fields that belong to its Type are set.
+type Event struct {
+	Type        EventType `json:"type"`
+	RunID       string    `json:"runId"`
+	ParentRunID string    `json:"parentRunId,omitempty"`
+	Agent       string    `json:"agent,omitempty"`
+	PromptID    string    `json:"promptId,omitempty"`
+	Turn        int       `json:"turn,omitempty"`
+	Time        time.Time `json:"time"`
+
+	// Text is the chunk of a thought or text event, the task of run_start.
+	Text string `json:"text,omitempty"`
+	// Subject is a thought's subject, the bold first line Gemini opens
+	// thoughts with; it carries over to the chunks that follow it.
+	Subject string `json:"subject,omitempty"`
+
+	Call     *ToolCall   `json:"call,omitempty"`     // tool_call, tool_result, approval_*, edit_*
+	Result   *ToolResult `json:"result,omitempty"`   // tool_result
+	Edit     *EditInfo   `json:"edit,omitempty"`     // edit_proposed, edit_decided
+	Approval *Approval   `json:"approval,omitempty"` // approval_requested, approval_decided
+	Usage    *Usage      `json:"usage,omitempty"`    // usage (one model call), run_end (totals)
+	End      *RunEnd     `json:"end,omitempty"`      // run_end
+
+	// Inner is the subagent's own event, for subagent_activity.
+	Inner *Event `json:"inner,omitempty"`
+}
+
+// A ToolCall is a function call of the model, as the harness scheduled it.
+type ToolCall struct {
+	ID      string          `json:"id"`
+	Name    string          `json:"name"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Display string          `json:"display,omitempty"`
+}
+
+// A ToolResult is what a tool call returned to the model.
+type ToolResult struct {
+	Output   string        `json:"output,omitempty"`
+	IsError  bool          `json:"isError,omitempty"`
+	Display  string        `json:"display,omitempty"`
+	Duration time.Duration `json:"durationNs,omitempty"`
+}
+
+// EditInfo describes a proposed change and, once decided, its outcome.
+type EditInfo struct {
+	Path     string  `json:"path"`
+	Name     string  `json:"name"`
+	Added    int     `json:"added"`
+	Deleted  int     `json:"deleted"`
+	Create   bool    `json:"create,omitempty"`
+	Diff     string  `json:"diff,omitempty"`
+	Outcome  Outcome `json:"outcome,omitempty"`
+	Message  string  `json:"message,omitempty"`
+	Reason   string  `json:"reason,omitempty"`
+	Rejected []int   `json:"rejectedHunks,omitempty"`
+}
+
+// Usage counts the tokens of model calls.
+type Usage struct {
+	Prompt   int64 `json:"prompt"`
+	Output   int64 `json:"output"`
+	Thoughts int64 `json:"thoughts"`
+	Cached   int64 `json:"cached"`
+}
+
+// Add adds u2 to u.
+func (u *Usage) Add(u2 Usage) {
+	u.Prompt += u2.Prompt
+	u.Output += u2.Output
+	u.Thoughts += u2.Thoughts
+	u.Cached += u2.Cached
+}
+
+// RunEnd is the outcome of a run.
+type RunEnd struct {
+	Reason StopReason `json:"reason"`
+	// Result is complete_task's result: the text answer, or the JSON of the
+	// structured output.
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Turns  int    `json:"turns"`
+}

@@ -1,0 +1,25 @@
+package agent
+
+import (
+	"context"
+	"iter"
+
+	"google.golang.org/genai"
+)
+
+// A Request is one model call: the conversation so far and the call's
+// configuration (system instruction, tool declarations, thinking).
+type Request struct {
+	// Model names the model to call; "" means the Model's default.
+	Model    string
+	Contents []*genai.Content
+	Config   *genai.GenerateContentConfig
+}
+
+// Model is a streaming language model. Generate yields the response chunks
+// of one call in order; on failure it yields the error once and stops.
+//
+// Layers (retry, rate limit, recorder) are Models that wrap another Model.
+type Model interface {
+	Generate(ctx context.Context, req *Request) iter.Seq2[*genai.GenerateContentResponse, error]
+}

@@ -1,0 +1,238 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"time"
+
+	"google.golang.org/genai"
+)
+
+// Config configures one run.
+type Config struct {
+	Model Model
+	Agent Definition
+	// Tools is the registry the agent's tools are taken from. complete_task
+	// is added by the harness.
+	Tools []Tool
+	// System is more system prompt (environment, project context files),
+	// appended after the agent's instructions.
+	System string
+
+	RunID       string // "" generates "<agent>-<hex>"
+	ParentRunID string
+	Now         func() time.Time // nil: time.Now
+}
+
+// errTimeout is the cancellation cause when a run's time limit passes.
+var errTimeout = errors.New("time limit reached")
+
+// Run starts a run and returns its event stream. The stream ends with exactly
+// one run_end event; every outcome, failures included, is reported there. The
+// stream yields a non-nil error only for an invalid Config, before any event.
+// Stopping the iteration early cancels the run.
+func Run(ctx context.Context, cfg Config, task Task) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		r, err := newRun(cfg)
+		if err != nil {
+			yield(Event{}, err)
+			return
+		}
+		r.yield = yield
+		r.loop(ctx, task)
+	}
+}
+
+type run struct {
+	id       string
+	parent   string
+	def      Definition
+	model    Model
+	system   string
+	now      func() time.Time
+	tools    map[string]Tool
+	decls    []*genai.FunctionDeclaration
+	complete *completeTool
+	clock    *clock
+
+	yield   func(Event, error) bool
+	gone    bool // the consumer stopped iterating
+	cancel  context.CancelCauseFunc
+	history []*genai.Content
+	usage   Usage
+	turn    int
+	subject string // the current thought subject
+	phase   *phase // the running tool phase, nil between phases
+}
+
+func newRun(cfg Config) (*run, error) {
+	if cfg.Model == nil {
+		return nil, errors.New("agent: no model")
+	}
+	def := cfg.Agent
+	if def.Name == "" {
+		def.Name = "main"
+	}
+	if def.MaxTurns <= 0 {
+		def.MaxTurns = DefaultMaxTurns
+	}
+	r := &run{
+		id:     cfg.RunID,
+		parent: cfg.ParentRunID,
+		def:    def,
+		model:  cfg.Model,
+		system: cfg.System,
+		now:    cfg.Now,
+		tools:  make(map[string]Tool),
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.id == "" {
+		r.id = def.Name + "-" + randomHex(3)
+	}
+	r.complete = newCompleteTool(def.OutputSchema)
+	all := append(slices.Clone(cfg.Tools), r.complete)
+	for _, t := range all {
+		name := t.Declaration().Name
+		if def.Tools != nil && t != Tool(r.complete) && !slices.Contains(def.Tools, name) {
+			continue
+		}
+		if _, dup := r.tools[name]; dup {
+			return nil, fmt.Errorf("agent: tool %q registered twice", name)
+		}
+		r.tools[name] = t
+		r.decls = append(r.decls, t.Declaration())
+	}
+	return r, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// emit yields an event on the run's goroutine, filling its common fields.
+func (r *run) emit(ev Event) {
+	if r.gone {
+		return
+	}
+	ev.RunID = r.id
+	ev.ParentRunID = r.parent
+	ev.Agent = r.def.Name
+	if ev.Turn == 0 {
+		ev.Turn = r.turn
+	}
+	if ev.PromptID == "" && r.turn > 0 {
+		ev.PromptID = r.promptID()
+	}
+	if ev.Time.IsZero() {
+		ev.Time = r.now()
+	}
+	if !r.yield(ev, nil) {
+		r.gone = true
+		r.cancel(context.Canceled)
+	}
+}
+
+// emitAsync hands an event from a tool goroutine to the run's goroutine.
+func (r *run) emitAsync(ev Event) {
+	if p := r.phase; p != nil {
+		p.send(ev)
+	}
+}
+
+func (r *run) promptID() string { return fmt.Sprintf("%s#%d", r.id, r.turn) }
+
+func (r *run) loop(parent context.Context, task Task) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	r.cancel = cancel
+	r.clock = newClock(r.def.Timeout, r.now, func() { cancel(errTimeout) })
+	defer r.clock.stop()
+
+	r.emit(Event{Type: EventRunStart, Text: task.Prompt})
+	r.history = append(r.history, genai.NewContentFromText(taskMessage(task), genai.RoleUser))
+	end := r.turns(ctx)
+	end.Turns = r.turn
+	usage := r.usage
+	r.emit(Event{Type: EventRunEnd, End: &end, Usage: &usage})
+}
+
+// turns runs turns until the run stops, and says why it stopped.
+func (r *run) turns(ctx context.Context) RunEnd {
+	for {
+		if err := ctx.Err(); err != nil {
+			return r.cancelled(ctx)
+		}
+		if r.turn >= r.def.MaxTurns {
+			return RunEnd{Reason: StopMaxTurns, Error: fmt.Sprintf("reached the limit of %d turns", r.def.MaxTurns)}
+		}
+		r.turn++
+		r.emit(Event{Type: EventTurnStart})
+		end, done := r.oneTurn(ctx)
+		r.emit(Event{Type: EventTurnEnd})
+		if done {
+			return end
+		}
+	}
+}
+
+// oneTurn calls the model and runs the tools it asks for. done reports that
+// the run stops, with end saying why.
+func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
+	content, err := r.callModel(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return r.cancelled(ctx), true
+		}
+		return RunEnd{Reason: StopError, Error: err.Error()}, true
+	}
+	r.history = append(r.history, content)
+	var calls []*genai.FunctionCall
+	for _, p := range content.Parts {
+		if p.FunctionCall != nil {
+			calls = append(calls, p.FunctionCall)
+		}
+	}
+	if len(calls) == 0 {
+		return RunEnd{Reason: StopNoCompleteTask, Result: modelText(content),
+			Error: "the model stopped without calling complete_task"}, true
+	}
+	responses, err := r.runTools(ctx, calls)
+	r.history = append(r.history, &genai.Content{Role: genai.RoleUser, Parts: responses})
+	if err != nil {
+		if ctx.Err() != nil {
+			return r.cancelled(ctx), true
+		}
+		return RunEnd{Reason: StopError, Error: err.Error()}, true
+	}
+	if result, ok := r.complete.result(); ok {
+		return RunEnd{Reason: StopGoal, Result: result}, true
+	}
+	return RunEnd{}, false
+}
+
+// cancelled tells a timeout from a cancellation by the caller.
+func (r *run) cancelled(ctx context.Context) RunEnd {
+	if errors.Is(context.Cause(ctx), errTimeout) {
+		return RunEnd{Reason: StopTimeout, Error: fmt.Sprintf("reached the time limit of %s", r.def.Timeout)}
+	}
+	return RunEnd{Reason: StopAborted, Error: "cancelled"}
+}
+
+func modelText(c *genai.Content) string {
+	var s string
+	for _, p := range c.Parts {
+		if !p.Thought {
+			s += p.Text
+		}
+	}
+	return s
+}

@@ -1,0 +1,129 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// callModel streams one model call, emitting thought and text chunks as they
+// arrive, and returns the model's turn as history content.
+func (r *run) callModel(ctx context.Context) (*genai.Content, error) {
+	req := &Request{
+		Model:    r.def.Model,
+		Contents: r.history,
+		Config: &genai.GenerateContentConfig{
+			SystemInstruction: genai.NewContentFromText(r.systemPrompt(), genai.RoleUser),
+			Tools:             []*genai.Tool{{FunctionDeclarations: r.decls}},
+			ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
+		},
+	}
+	var (
+		parts  []*genai.Part
+		usage  *genai.GenerateContentResponseUsageMetadata
+		finish genai.FinishReason
+		block  string
+	)
+	for resp, err := range r.model.Generate(ctx, req) {
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		if resp.UsageMetadata != nil {
+			usage = resp.UsageMetadata
+		}
+		if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
+			block = string(pf.BlockReason)
+		}
+		if len(resp.Candidates) == 0 {
+			continue
+		}
+		cand := resp.Candidates[0]
+		if cand.FinishReason != "" {
+			finish = cand.FinishReason
+		}
+		if cand.Content == nil {
+			continue
+		}
+		for _, p := range cand.Content.Parts {
+			parts = r.addPart(parts, p)
+		}
+	}
+	if usage != nil {
+		u := Usage{
+			Prompt:   int64(usage.PromptTokenCount),
+			Output:   int64(usage.CandidatesTokenCount),
+			Thoughts: int64(usage.ThoughtsTokenCount),
+			Cached:   int64(usage.CachedContentTokenCount),
+		}
+		r.usage.Add(u)
+		r.emit(Event{Type: EventUsage, Usage: &u})
+	}
+	if block != "" {
+		return nil, fmt.Errorf("model: the prompt was blocked (%s)", block)
+	}
+	if len(parts) == 0 {
+		if finish != "" && finish != genai.FinishReasonStop {
+			return nil, fmt.Errorf("model: empty answer (finish reason %s)", finish)
+		}
+		return nil, errors.New("model: empty answer")
+	}
+	return &genai.Content{Role: genai.RoleModel, Parts: parts}, nil
+}
+
+// addPart emits one streamed part and adds it to the turn's parts: adjacent
+// text is merged, thought text is dropped from history (its signature, which
+// the API requires back, is kept).
+func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
+	switch {
+	case p.FunctionCall != nil:
+		return append(parts, p)
+	case p.Thought:
+		if p.Text != "" {
+			if s := thoughtSubject(p.Text); s != "" {
+				r.subject = s
+			}
+			r.emit(Event{Type: EventThought, Text: p.Text, Subject: r.subject})
+		}
+		if len(p.ThoughtSignature) > 0 {
+			return append(parts, &genai.Part{Thought: true, ThoughtSignature: p.ThoughtSignature})
+		}
+		return parts
+	case p.Text != "":
+		r.emit(Event{Type: EventText, Text: p.Text})
+		if n := len(parts); n > 0 && isPlainText(parts[n-1]) && len(p.ThoughtSignature) == 0 {
+			merged := *parts[n-1]
+			merged.Text += p.Text
+			parts[n-1] = &merged
+			return parts
+		}
+		return append(parts, p)
+	case len(p.ThoughtSignature) > 0:
+		return append(parts, p)
+	}
+	return parts
+}
+
+func isPlainText(p *genai.Part) bool {
+	return p.Text != "" && !p.Thought && p.FunctionCall == nil && len(p.ThoughtSignature) == 0
+}
+
+// thoughtSubject returns the bold subject a Gemini thought opens with
+// ("**Reading the file**\n\n…"), or "".
+func thoughtSubject(text string) string {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(t, "**") {
+		return ""
+	}
+	end := strings.Index(t[2:], "**")
+	if end <= 0 {
+		return ""
+	}
+	s := strings.TrimSpace(t[2 : 2+end])
+	if strings.Contains(s, "\n") {
+		return ""
+	}
+	return s
+}

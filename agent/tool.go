@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"google.golang.org/genai"
+)
+
+// A Tool is a function the model can call.
+//
+// Failures the model can fix (bad arguments, no match, a refused path) come
+// back as a Result with IsError set and a nil error. A non-nil error stops
+// the run: return one only when the run cannot go on (cancellation, a broken
+// invariant).
+type Tool interface {
+	Declaration() *genai.FunctionDeclaration
+	Run(ctx context.Context, call *Call) (Result, error)
+}
+
+// Locker is implemented by tools that change the workspace. Locks names the
+// resources a call changes: calls of one turn that share a lock run one after
+// another in the model's order; "*" conflicts with every other lock. Tools
+// without Locker are read-only and run in parallel.
+type Locker interface {
+	Locks(args json.RawMessage) []string
+}
+
+// Describer is implemented by tools that can say in a few words what a call
+// does ("Reading main.go"), for progress displays.
+type Describer interface {
+	Describe(args json.RawMessage) string
+}
+
+// A Result is what a tool call gives back to the model.
+type Result struct {
+	Output  string // what the model reads
+	IsError bool
+	Display string // a short line for progress displays; "" = none
+}
+
+// Errorf returns an error result for the model.
+func Errorf(format string, args ...any) Result {
+	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// A Call is one function call of the model, handed to [Tool.Run].
+type Call struct {
+	ID       string
+	Name     string
+	Args     json.RawMessage
+	RunID    string
+	PromptID string
+
+	run *run
+}
+
+// Emit adds an event to the run's stream. Events from a call carry the
+// call's run, turn and prompt id. Emit is safe to call from any goroutine
+// while the call runs.
+func (c *Call) Emit(ev Event) {
+	if c.run == nil {
+		return
+	}
+	ev.PromptID = c.PromptID
+	c.run.emitAsync(ev)
+}
+
+// UserWait stops the run's clock while the user is being asked something; call
+// the returned function when the answer is in. Time spent waiting for the user
+// does not count against the run's time limit.
+func (c *Call) UserWait() (resume func()) {
+	if c.run == nil {
+		return func() {}
+	}
+	return c.run.clock.pause()
+}
+
+// A Func is a tool whose arguments are decoded into a Go type. Its parameter
+// schema is derived from A: json tags name the parameters, fields with
+// omitempty or omitzero are optional, jsonschema tags describe them.
+type Func[A any] struct {
+	decl     *genai.FunctionDeclaration
+	resolved *jsonschema.Resolved
+	run      func(ctx context.Context, call *Call, args A) (Result, error)
+}
+
+// NewFunc returns a typed tool. It panics if A has no JSON schema: that is a
+// programming error caught by any test that builds the tool.
+func NewFunc[A any](name, description string, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
+	schema, err := jsonschema.For[A](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+	}
+	return newFuncSchema(name, description, schema, run)
+}
+
+func newFuncSchema[A any](name, description string, schema *jsonschema.Schema, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
+	}
+	return &Func[A]{
+		decl: &genai.FunctionDeclaration{
+			Name:                 name,
+			Description:          strings.TrimSpace(description),
+			ParametersJsonSchema: schema,
+		},
+		resolved: resolved,
+		run:      run,
+	}
+}
+
+// Declaration implements [Tool].
+func (f *Func[A]) Declaration() *genai.FunctionDeclaration { return f.decl }
+
+// Run implements [Tool]: arguments that do not match the schema come back to
+// the model as an error result naming the problem.
+func (f *Func[A]) Run(ctx context.Context, call *Call) (Result, error) {
+	args, err := decodeArgs[A](f.resolved, call.Args)
+	if err != nil {
+		return Errorf("invalid arguments for %s: %v", f.decl.Name, err), nil
+	}
+	return f.run(ctx, call, args)
+}
+
+func decodeArgs[A any](resolved *jsonschema.Resolved, raw json.RawMessage) (A, error) {
+	var args A
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	var instance any
+	if err := json.Unmarshal(raw, &instance); err != nil {
+		return args, err
+	}
+	if err := resolved.Validate(instance); err != nil {
+		return args, err
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return args, err
+	}
+	return args, nil
+}
