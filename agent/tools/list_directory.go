@@ -1,0 +1,70 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentls/agentls/agent"
+)
+
+//go:embed list_directory.md
+var listDirectoryDoc string
+
+type listDirectoryArgs struct {
+	DirPath string `json:"dir_path" jsonschema:"the folder to list, relative to the workspace root ('.' for the root)"`
+}
+
+type listDirectoryTool struct{ *agent.Func[listDirectoryArgs] }
+
+// skippedNames are never listed.
+var skippedNames = map[string]bool{".git": true}
+
+func listDirectory(st *state) agent.Tool {
+	return listDirectoryTool{agent.NewFunc("list_directory", listDirectoryDoc, func(ctx context.Context, call *agent.Call, a listDirectoryArgs) (agent.Result, error) {
+		path, err := st.env.FS.Resolve(a.DirPath)
+		if err != nil {
+			return agent.Errorf("%v", err), nil
+		}
+		entries, err := st.env.FS.ReadDir(path)
+		if err != nil {
+			return agent.Errorf("cannot list %s: %v", a.DirPath, err), nil
+		}
+		var names []string
+		skipped := 0
+		for _, e := range entries {
+			if skippedNames[e.Name()] {
+				skipped++
+				continue
+			}
+			n := e.Name()
+			if e.IsDir() {
+				n += "/"
+			}
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s:\n", st.env.FS.Rel(path))
+		for _, n := range names {
+			b.WriteString(n)
+			b.WriteString("\n")
+		}
+		if len(names) == 0 {
+			b.WriteString("(empty)\n")
+		}
+		if skipped > 0 {
+			fmt.Fprintf(&b, "(%d ignored entries not shown)\n", skipped)
+		}
+		return agent.Result{Output: b.String(), Display: "Listed " + st.env.FS.Rel(path)}, nil
+	})}
+}
+
+func (listDirectoryTool) Describe(args json.RawMessage) string {
+	var a listDirectoryArgs
+	json.Unmarshal(args, &a)
+	return "Listing " + a.DirPath
+}

@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
+)
+
+// propose sends a change to the user and tells the model what became of it.
+func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) (agent.Result, error) {
+	d, err := call.Propose(ctx, st.env.Proposer, ch)
+	if err != nil {
+		return agent.Result{}, err
+	}
+	stat := edits.DiffStat(ch.Old, ch.New)
+	switch d.Outcome {
+	case agent.OutcomeApplied:
+		st.markRead(ch.Path) // the model knows the new content
+		msg := fmt.Sprintf("The user accepted the change; %s is updated (%s).", ch.Name, stat)
+		if d.Final != "" && d.Final != ch.New {
+			msg = fmt.Sprintf("The user accepted the change to %s with modifications; read the file again before changing it further.", ch.Name)
+		}
+		return agent.Result{Output: msg, Display: fmt.Sprintf("Changed %s (%s)", ch.Name, stat)}, nil
+	case agent.OutcomeRejected:
+		msg := fmt.Sprintf("The user rejected the change to %s; the file is unchanged.", ch.Name)
+		if d.Message != "" {
+			msg += " Reason: " + d.Message
+		}
+		msg += " Do not propose the same change again."
+		return agent.Result{Output: msg, IsError: true, Display: "Rejected change to " + ch.Name}, nil
+	case agent.OutcomeConflict:
+		return agent.Result{Output: fmt.Sprintf("conflict: %s changed since you read it; read it again.", ch.Name),
+			IsError: true, Display: "Conflict on " + ch.Name}, nil
+	default:
+		msg := fmt.Sprintf("The editor could not apply the change to %s", ch.Name)
+		if d.Message != "" {
+			msg += ": " + d.Message
+		}
+		return agent.Result{Output: msg, IsError: true, Display: "Failed to change " + ch.Name}, nil
+	}
+}

@@ -1,0 +1,88 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/agentls/agentls/agent"
+)
+
+//go:embed replace.md
+var replaceDoc string
+
+type replaceArgs struct {
+	FilePath             string `json:"file_path" jsonschema:"the file to change, relative to the workspace root"`
+	OldString            string `json:"old_string" jsonschema:"the exact text to replace"`
+	NewString            string `json:"new_string" jsonschema:"the text to put in its place"`
+	ExpectedReplacements int    `json:"expected_replacements,omitempty" jsonschema:"how many matches to replace (default 1)"`
+}
+
+type replaceTool struct{ *agent.Func[replaceArgs] }
+
+func replace(st *state) agent.Tool {
+	return replaceTool{agent.NewFunc("replace", replaceDoc, func(ctx context.Context, call *agent.Call, a replaceArgs) (agent.Result, error) {
+		path, err := st.env.FS.Resolve(a.FilePath)
+		if err != nil {
+			return agent.Errorf("%v", err), nil
+		}
+		name := st.env.FS.Rel(path)
+		old, err := st.env.FS.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return agent.Errorf("%s does not exist; use write_file to create it", name), nil
+		}
+		if err != nil {
+			return agent.Errorf("cannot read %s: %v", name, err), nil
+		}
+		if a.OldString == "" {
+			return agent.Errorf("old_string is empty; give the exact text to replace"), nil
+		}
+		if a.OldString == a.NewString {
+			return agent.Errorf("old_string and new_string are the same; nothing to change"), nil
+		}
+		want := a.ExpectedReplacements
+		if want <= 0 {
+			want = 1
+		}
+		n := strings.Count(old, a.OldString)
+		switch {
+		case n == 0:
+			return agent.Errorf("old_string was not found in %s. Read the file again and copy the text exactly.", name), nil
+		case n != want:
+			return agent.Errorf("old_string matches %d times in %s (lines %s) but expected_replacements is %d. Add surrounding context to match one place, or set expected_replacements to %d.",
+				n, name, matchLines(old, a.OldString), want, n), nil
+		}
+		updated := strings.ReplaceAll(old, a.OldString, a.NewString)
+		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: updated, Tool: "replace"})
+	})}
+}
+
+func (replaceTool) Locks(args json.RawMessage) []string {
+	var a replaceArgs
+	json.Unmarshal(args, &a)
+	return pathLock(a.FilePath)
+}
+
+func (replaceTool) Describe(args json.RawMessage) string {
+	var a replaceArgs
+	json.Unmarshal(args, &a)
+	return "Editing " + a.FilePath
+}
+
+// matchLines lists the 1-based lines where sub starts in s.
+func matchLines(s, sub string) string {
+	var lines []string
+	for off := 0; ; {
+		i := strings.Index(s[off:], sub)
+		if i < 0 {
+			break
+		}
+		lines = append(lines, fmt.Sprint(strings.Count(s[:off+i], "\n")+1))
+		off += i + len(sub)
+	}
+	return strings.Join(lines, ", ")
+}

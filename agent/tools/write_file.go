@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+
+	"github.com/agentls/agentls/agent"
+)
+
+//go:embed write_file.md
+var writeFileDoc string
+
+type writeFileArgs struct {
+	FilePath string `json:"file_path" jsonschema:"the file to write, relative to the workspace root"`
+	Content  string `json:"content" jsonschema:"the complete new content of the file"`
+}
+
+type writeFileTool struct{ *agent.Func[writeFileArgs] }
+
+func writeFile(st *state) agent.Tool {
+	return writeFileTool{agent.NewFunc("write_file", writeFileDoc, func(ctx context.Context, call *agent.Call, a writeFileArgs) (agent.Result, error) {
+		path, err := st.env.FS.Resolve(a.FilePath)
+		if err != nil {
+			return agent.Errorf("%v", err), nil
+		}
+		name := st.env.FS.Rel(path)
+		old, err := st.env.FS.ReadFile(path)
+		create := errors.Is(err, fs.ErrNotExist)
+		if err != nil && !create {
+			return agent.Errorf("cannot read %s: %v", name, err), nil
+		}
+		if !create && old == a.Content {
+			return agent.Errorf("%s already has this content; nothing to change", name), nil
+		}
+		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: a.Content, Create: create, Tool: "write_file"})
+	})}
+}
+
+func (writeFileTool) Locks(args json.RawMessage) []string {
+	var a writeFileArgs
+	json.Unmarshal(args, &a)
+	return pathLock(a.FilePath)
+}
+
+func (writeFileTool) Describe(args json.RawMessage) string {
+	var a writeFileArgs
+	json.Unmarshal(args, &a)
+	return "Writing " + a.FilePath
+}
