@@ -1,0 +1,103 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// codec is go.lsp.dev/protocol's codec (unexported there): protocol types go
+// through protocol.Marshal, raw messages pass through untouched.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	if r, ok := v.(jsonrpc2.RawMessage); ok {
+		if r == nil {
+			return []byte("null"), nil
+		}
+		return r, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(b []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), b...)
+		return nil
+	}
+	return protocol.Unmarshal(b, v)
+}
+
+// handler builds the server's handler chain.
+//
+// Notifications run inline on the read loop, so they are applied strictly in
+// wire order (didChange after didChange); requests are released to run
+// concurrently, so a slow request never holds up document sync. An error or a
+// panic in a notification handler is logged and never reaches jsonrpc2,
+// which would otherwise close the connection.
+func (s *Server) handler() jsonrpc2.Handler {
+	inner := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
+	return s.survive(protocol.CancelHandler(s.ordered(s.gate(recovering(inner)))))
+}
+
+// ordered releases requests to run concurrently and keeps notifications
+// inline.
+func (s *Server) ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.IsCall() {
+			jsonrpc2.Async(ctx)
+		}
+		return h(ctx, req)
+	}
+}
+
+// survive keeps notification failures from closing the connection.
+func (s *Server) survive(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		res, err := h(ctx, req)
+		if err != nil && !req.IsCall() {
+			s.log.Warn("notification failed", "method", req.Method(), "err", err)
+			return nil, nil
+		}
+		return res, err
+	}
+}
+
+// recovering turns a handler panic into an internal error.
+func recovering(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (res any, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", req.Method(), v)
+			}
+		}()
+		return h(ctx, req)
+	}
+}
+
+// gate enforces the lifecycle: before initialize only initialize (and exit)
+// are served; after shutdown only exit.
+func (s *Server) gate(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		method := req.Method()
+		st := s.lifecycle()
+		switch {
+		case method == protocol.MethodExit, method == protocol.MethodInitialize && st == stateNew:
+		case st == stateNew:
+			if req.IsCall() {
+				return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized: send initialize first")
+			}
+			return nil, nil
+		case method == protocol.MethodInitialize:
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+		case st == stateShutdown:
+			if req.IsCall() {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown: only exit is allowed", method))
+			}
+			return nil, nil
+		}
+		return h(ctx, req)
+	}
+}

@@ -1,0 +1,135 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
+)
+
+// Commands the server executes.
+const (
+	CommandRun    = "agentls.run"
+	CommandCancel = "agentls.cancel"
+)
+
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	settings, problems := ParseSettings(json.RawMessage(params.InitializationOptions))
+	roots := initialRoots(params)
+	ws, err := workspace.New(roots...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: workspace folders: %v", errInvalidParams, err)
+	}
+	caps := readCaps(params.Capabilities)
+
+	s.mu.Lock()
+	s.state = stateRunning
+	s.ws = ws
+	s.caps = caps
+	s.settings = settings
+	s.mu.Unlock()
+	s.log.Info("initialized", "client", params.ClientInfo.Name, "roots", ws.Roots(), "encoding", caps.encoding.Kind())
+	if len(problems) > 0 {
+		s.warnSettings(ctx, problems)
+	}
+
+	sync := protocol.TextDocumentSyncKindIncremental
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: caps.encoding.Kind(),
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: ptr(true), Change: &sync},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
+				Commands: []string{CommandRun, CommandCancel},
+			},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "agentls", Version: protocol.NewOptional(s.cfg.Version)},
+	}, nil
+}
+
+func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	return nil
+}
+
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	s.runs.cancelAll()
+	return nil
+}
+
+func (s *Server) Exit(ctx context.Context) error {
+	code := 1
+	if s.lifecycle() == stateShutdown {
+		code = 0
+	}
+	s.runs.cancelAll()
+	if s.cfg.Exit != nil {
+		s.runs.wait()
+		s.cfg.Exit(code)
+	}
+	s.stop()
+	return nil
+}
+
+// initialRoots picks the workspace folders: workspaceFolders, else rootUri,
+// else rootPath, else the current directory.
+func initialRoots(p *protocol.InitializeParams) []string {
+	var roots []string
+	if folders, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			if path, err := workspace.PathFromURI(f.URI); err == nil {
+				roots = append(roots, path)
+			}
+		}
+	}
+	if len(roots) == 0 && p.RootURI != nil && *p.RootURI != "" {
+		if path, err := workspace.PathFromURI(*p.RootURI); err == nil {
+			roots = append(roots, path)
+		}
+	}
+	if len(roots) == 0 {
+		if rp, ok := p.RootPath.Get(); ok && rp != "" {
+			roots = append(roots, rp)
+		}
+	}
+	if len(roots) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			roots = append(roots, wd)
+		}
+	}
+	return roots
+}
+
+func readCaps(c protocol.ClientCapabilities) clientCaps {
+	caps := clientCaps{encoding: edits.UTF16}
+	if c.General != nil && slices.Contains(c.General.PositionEncodings, protocol.PositionEncodingKindUTF8) {
+		caps.encoding = edits.UTF8
+	}
+	if w := c.Window; w != nil {
+		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
+		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
+	}
+	if w := c.Workspace; w != nil {
+		caps.applyEdit = isTrue(w.ApplyEdit)
+		if we := w.WorkspaceEdit; we != nil {
+			caps.documentChanges = isTrue(we.DocumentChanges)
+			caps.changeAnnotations = we.ChangeAnnotationSupport != nil
+		}
+	}
+	return caps
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+func ptr[T any](v T) *T { return &v }
+
+// fileURI is the URI of a path, for messages to the client.
+func fileURI(path string) uri.URI { return workspace.URIFromPath(path) }

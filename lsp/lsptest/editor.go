@@ -1,0 +1,307 @@
+// Package lsptest is a test editor: an LSP client over a real jsonrpc2
+// connection that keeps buffers, applies workspace/applyEdit the way editors
+// do (version check, then didChange back to the server), answers requests by
+// a policy the test sets, and records everything the server sends.
+package lsptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
+)
+
+// An Answer is the editor's reply to one workspace/applyEdit.
+type Answer struct {
+	Reject bool            // reply applied: false
+	Reason string          // failureReason with Reject
+	Error  *jsonrpc2.Error // reply with this error instead (as eglot does)
+}
+
+// Editor is the test's LSP client.
+type Editor struct {
+	t      testing.TB
+	Server protocol.Server // typed calls to the server
+	conn   jsonrpc2.Conn
+	enc    edits.Encoding
+
+	// Decide answers applyEdit requests; nil accepts everything. It runs on
+	// its own goroutine and may block.
+	Decide func(*protocol.ApplyWorkspaceEditParams) Answer
+
+	mu      sync.Mutex
+	changed *sync.Cond // signalled whenever something is recorded
+	docs    map[uri.URI]*doc
+	log     []Message // everything the server sent, in order
+	closed  bool
+}
+
+type doc struct {
+	text    string
+	version int32
+}
+
+// A Message is one thing the server sent the editor.
+type Message struct {
+	Method string
+	Params json.RawMessage
+}
+
+// New connects an editor to a server stream. The connection closes at the
+// end of the test.
+func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
+	e := &Editor{t: t, docs: make(map[uri.URI]*doc), enc: edits.UTF16}
+	e.changed = sync.NewCond(&e.mu)
+	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	e.Server = protocol.ServerDispatcher(e.conn)
+	e.conn.Go(context.Background(), protocol.CancelHandler(e.handle))
+	t.Cleanup(func() {
+		e.conn.Close()
+		e.mu.Lock()
+		e.closed = true
+		e.changed.Broadcast()
+		e.mu.Unlock()
+	})
+	return e
+}
+
+// handle records every message; requests are answered on their own
+// goroutine, notifications inline, in order.
+func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	msg := Message{Method: strings.Clone(req.Method()), Params: json.RawMessage(slices.Clone(req.Params()))}
+	e.record(msg)
+	if !req.IsCall() {
+		return nil, nil
+	}
+	jsonrpc2.Async(ctx)
+	switch msg.Method {
+	case protocol.MethodWorkspaceApplyEdit:
+		var p protocol.ApplyWorkspaceEditParams
+		if err := protocol.Unmarshal(msg.Params, &p); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		}
+		return e.applyEdit(ctx, &p)
+	case protocol.MethodWindowWorkDoneProgressCreate:
+		return nil, nil
+	case protocol.MethodWindowShowMessageRequest:
+		return nil, nil
+	case protocol.MethodWindowShowDocument:
+		return &protocol.ShowDocumentResult{Success: true}, nil
+	case protocol.MethodWorkspaceConfiguration:
+		return []any{nil}, nil
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "test editor: no "+msg.Method)
+}
+
+func (e *Editor) record(m Message) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.log = append(e.log, m)
+	e.changed.Broadcast()
+}
+
+// Initialize sends initialize (with caps, or full capabilities when nil) and
+// initialized.
+func (e *Editor) Initialize(ctx context.Context, root string, caps *protocol.ClientCapabilities, options any) *protocol.InitializeResult {
+	e.t.Helper()
+	if caps == nil {
+		caps = FullCapabilities()
+	}
+	params := &protocol.InitializeParams{Capabilities: *caps}
+	params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: workspace.URIFromPath(root), Name: "root"}})
+	if options != nil {
+		b, err := json.Marshal(options)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		params.InitializationOptions = protocol.LSPAny(b)
+	}
+	res, err := e.Server.Initialize(ctx, params)
+	if err != nil {
+		e.t.Fatalf("initialize: %v", err)
+	}
+	e.enc = edits.ParseEncoding(res.Capabilities.PositionEncoding)
+	if err := e.Server.Initialized(ctx, &protocol.InitializedParams{}); err != nil {
+		e.t.Fatalf("initialized: %v", err)
+	}
+	return res
+}
+
+// FullCapabilities are the capabilities of a capable client (like VS Code).
+func FullCapabilities() *protocol.ClientCapabilities {
+	t := true
+	return &protocol.ClientCapabilities{
+		Workspace: &protocol.WorkspaceClientCapabilities{
+			ApplyEdit: &t,
+			WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{
+				DocumentChanges:         &t,
+				ResourceOperations:      []protocol.ResourceOperationKind{protocol.ResourceOperationKindCreate, protocol.ResourceOperationKindRename, protocol.ResourceOperationKindDelete},
+				ChangeAnnotationSupport: &protocol.ChangeAnnotationsSupportOptions{GroupsOnLabel: &t},
+			},
+		},
+		Window: &protocol.WindowClientCapabilities{
+			WorkDoneProgress: &t,
+			ShowDocument:     &protocol.ShowDocumentClientCapabilities{Support: true},
+		},
+	}
+}
+
+// Open opens a document with the given text, as the editor's buffer.
+func (e *Editor) Open(ctx context.Context, path, text string) uri.URI {
+	e.t.Helper()
+	u := workspace.URIFromPath(path)
+	e.mu.Lock()
+	e.docs[u] = &doc{text: text, version: 1}
+	e.mu.Unlock()
+	err := e.Server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "go", Version: 1, Text: text}})
+	if err != nil {
+		e.t.Fatalf("didOpen: %v", err)
+	}
+	return u
+}
+
+// Type replaces the whole buffer as if the user typed, and tells the server.
+func (e *Editor) Type(ctx context.Context, u uri.URI, text string) {
+	e.t.Helper()
+	e.mu.Lock()
+	d := e.docs[u]
+	d.text = text
+	d.version++
+	v := d.version
+	e.mu.Unlock()
+	err := e.Server.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+	})
+	if err != nil {
+		e.t.Fatalf("didChange: %v", err)
+	}
+}
+
+// Buffer returns a document's text, ok false when it is not open.
+func (e *Editor) Buffer(u uri.URI) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, ok := e.docs[u]
+	if !ok {
+		return "", false
+	}
+	return d.text, true
+}
+
+// Run executes agentls.run and returns the run id.
+func (e *Editor) Run(ctx context.Context, args map[string]any) (string, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", err
+	}
+	res, err := e.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: "agentls.run", Arguments: []protocol.LSPAny{b}})
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		RunID string `json:"runId"`
+	}
+	if err := json.Unmarshal(res, &out); err != nil {
+		return "", fmt.Errorf("agentls.run answer %s: %w", res, err)
+	}
+	return out.RunID, nil
+}
+
+// Messages returns what the server sent so far.
+func (e *Editor) Messages() []Message {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.log)
+}
+
+// WaitFor waits until a message satisfies ok and returns it. It fails the
+// test when the connection closes or the test's deadline (at most a minute)
+// passes first.
+func (e *Editor) WaitFor(what string, ok func(Message) bool) Message {
+	e.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	if d, has := e.t.(interface{ Deadline() (time.Time, bool) }); has {
+		if dl, set := d.Deadline(); set && dl.Before(deadline) {
+			deadline = dl.Add(-5 * time.Second)
+		}
+	}
+	stop := time.AfterFunc(time.Until(deadline), func() {
+		e.mu.Lock()
+		e.changed.Broadcast()
+		e.mu.Unlock()
+	})
+	defer stop.Stop()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for seen := 0; ; {
+		for ; seen < len(e.log); seen++ {
+			if ok(e.log[seen]) {
+				return e.log[seen]
+			}
+		}
+		if e.closed || time.Now().After(deadline) {
+			var got strings.Builder
+			for _, m := range e.log {
+				fmt.Fprintf(&got, "\n  %s %.300s", m.Method, m.Params)
+			}
+			e.t.Fatalf("waiting for %s: not received; got:%s", what, got.String())
+		}
+		e.changed.Wait()
+	}
+}
+
+// ProgressEnd waits for the $/progress end and returns its message.
+func (e *Editor) ProgressEnd() string {
+	e.t.Helper()
+	m := e.WaitFor("progress end", func(m Message) bool {
+		return m.Method == protocol.MethodProgress && progressKind(m) == "end"
+	})
+	var p struct {
+		Value struct {
+			Message string `json:"message"`
+		} `json:"value"`
+	}
+	json.Unmarshal(m.Params, &p)
+	return p.Value.Message
+}
+
+func progressKind(m Message) string {
+	var p struct {
+		Value struct {
+			Kind string `json:"kind"`
+		} `json:"value"`
+	}
+	json.Unmarshal(m.Params, &p)
+	return p.Value.Kind
+}
+
+// ProgressReports returns the messages of every $/progress report so far.
+func (e *Editor) ProgressReports() []string {
+	var out []string
+	for _, m := range e.Messages() {
+		if m.Method != protocol.MethodProgress || progressKind(m) != "report" {
+			continue
+		}
+		var p struct {
+			Value struct {
+				Message string `json:"message"`
+			} `json:"value"`
+		}
+		json.Unmarshal(m.Params, &p)
+		out = append(out, p.Value.Message)
+	}
+	return out
+}

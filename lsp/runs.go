@@ -1,0 +1,109 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"go.lsp.dev/protocol"
+)
+
+// runs is the registry of a server's running runs.
+type runs struct {
+	wg sync.WaitGroup // every run goroutine
+
+	mu      sync.Mutex
+	byID    map[string]*runHandle
+	byToken map[string]*runHandle
+}
+
+// A runHandle is what the server keeps of a running run.
+type runHandle struct {
+	id     string
+	cancel context.CancelFunc
+	token  string // progress token key, "" when none
+}
+
+func (rs *runs) init() {
+	rs.byID = make(map[string]*runHandle)
+	rs.byToken = make(map[string]*runHandle)
+}
+
+// start registers h and runs f in a goroutine the registry waits for.
+func (rs *runs) start(h *runHandle, f func()) {
+	rs.mu.Lock()
+	rs.byID[h.id] = h
+	rs.mu.Unlock()
+	rs.wg.Go(func() {
+		defer rs.remove(h)
+		f()
+	})
+}
+
+func (rs *runs) setToken(h *runHandle, key string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	h.token = key
+	rs.byToken[key] = h
+}
+
+func (rs *runs) remove(h *runHandle) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.byID, h.id)
+	if h.token != "" {
+		delete(rs.byToken, h.token)
+	}
+}
+
+// cancel cancels a run by id and reports whether it was running.
+func (rs *runs) cancel(id string) bool {
+	rs.mu.Lock()
+	h := rs.byID[id]
+	rs.mu.Unlock()
+	if h == nil {
+		return false
+	}
+	h.cancel()
+	return true
+}
+
+// cancelToken cancels the run whose progress token is tok.
+func (rs *runs) cancelToken(tok protocol.ProgressToken) bool {
+	rs.mu.Lock()
+	h := rs.byToken[tokenKey(tok)]
+	rs.mu.Unlock()
+	if h == nil {
+		return false
+	}
+	h.cancel()
+	return true
+}
+
+func (rs *runs) cancelAll() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, h := range rs.byID {
+		h.cancel()
+	}
+}
+
+func (rs *runs) wait() { rs.wg.Wait() }
+
+// tokenKey is a comparable form of a progress token.
+func tokenKey(tok protocol.ProgressToken) string {
+	switch t := tok.(type) {
+	case protocol.String:
+		return "s:" + string(t)
+	case protocol.Integer:
+		return fmt.Sprintf("i:%d", t)
+	}
+	return ""
+}
+
+func (s *Server) WorkDoneProgressCancel(ctx context.Context, params *protocol.WorkDoneProgressCancelParams) error {
+	if !s.runs.cancelToken(params.Token) {
+		return fmt.Errorf("cancel: no run has progress token %v", params.Token)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
+)
+
+// Config configures a Server.
+type Config struct {
+	// NewModel returns the model for a run; model is the settings' model
+	// name. It is called when a run starts, so a missing API key is reported
+	// on the run, not at start-up.
+	NewModel func(ctx context.Context, model string) (agent.Model, error)
+	Logger   *slog.Logger     // nil: discard
+	Now      func() time.Time // nil: time.Now
+	Version  string
+	// Exit is called on the exit notification with the exit code the spec
+	// asks for (0 after shutdown, 1 otherwise). nil: Serve returns.
+	Exit func(code int)
+}
+
+// Server is one LSP connection's server.
+type Server struct {
+	protocol.UnimplementedServer
+
+	cfg    Config
+	log    *slog.Logger
+	now    func() time.Time
+	client protocol.Client
+	conn   jsonrpc2.Conn
+	root   context.Context // runs derive from it; cancelled when the connection ends
+	stop   context.CancelFunc
+
+	mu       sync.Mutex
+	state    lifecycleState
+	ws       *workspace.Workspace
+	caps     clientCaps
+	settings Settings
+
+	runs  runs
+	files fileLocks
+}
+
+type lifecycleState int
+
+const (
+	stateNew lifecycleState = iota
+	stateRunning
+	stateShutdown
+)
+
+// clientCaps is what the server uses of the client's capabilities.
+type clientCaps struct {
+	encoding          edits.Encoding
+	workDoneProgress  bool
+	applyEdit         bool
+	documentChanges   bool
+	changeAnnotations bool
+	showDocument      bool
+}
+
+// New returns a server; Serve connects it.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: DefaultSettings()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.runs.init()
+	return s
+}
+
+// Serve speaks LSP on rwc until the client disconnects or exits. When the
+// connection ends, every run is cancelled and Serve waits for them.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	root, stop := context.WithCancel(ctx)
+	defer stop()
+	stream := jsonrpc2.NewStream(&eofCanceller{rwc: rwc, cancel: stop})
+	return s.ServeStream(root, stream, stop)
+}
+
+// ServeStream is Serve on a jsonrpc2 stream; stop is called when the stream
+// ends.
+func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
+	s.root, s.stop = ctx, stop
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	stop()
+	s.runs.wait()
+	go s.conn.Close()
+	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// eofCanceller cancels the server's root context when reading fails: the
+// client is gone, and in-flight work must stop (jsonrpc2 does not cancel
+// handler contexts on EOF).
+type eofCanceller struct {
+	rwc    io.ReadWriteCloser
+	cancel context.CancelFunc
+}
+
+func (e *eofCanceller) Read(p []byte) (int, error) {
+	n, err := e.rwc.Read(p)
+	if err != nil {
+		e.cancel()
+	}
+	return n, err
+}
+
+func (e *eofCanceller) Write(p []byte) (int, error) { return e.rwc.Write(p) }
+func (e *eofCanceller) Close() error                { return e.rwc.Close() }
+
+func (s *Server) lifecycle() lifecycleState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Request answers methods the protocol package does not know.
+func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
+	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not supported: "+method)
+}
