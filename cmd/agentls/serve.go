@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/lsp"
+)
+
+func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	verbose := fs.Bool("v", false, "log debug messages")
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; accepted for clients that pass it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	srv := lsp.New(lsp.Config{
+		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
+			return newModel(ctx, model, getenv)
+		},
+		Logger:  logger,
+		Version: version,
+		// Over stdio, closing the connection can hang on a blocked read of
+		// stdin: leave the way the spec says, with the process.
+		Exit: func(code int) { os.Exit(code) },
+	})
+	err := srv.Serve(ctx, stdio{})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// stdio is the server's end of the client's pipes.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return errors.Join(os.Stdin.Close(), os.Stdout.Close()) }
