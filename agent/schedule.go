@@ -17,13 +17,25 @@ import (
 // A phase is the running of one turn's tool calls. Tool goroutines hand their
 // events to the run's goroutine through it.
 type phase struct {
-	events chan Event
+	events chan delivery
 	over   chan struct{} // closed when every call of the phase has returned
 }
 
+// A delivery is an event on its way to the consumer; done is closed once
+// the consumer has it.
+type delivery struct {
+	ev   Event
+	done chan struct{}
+}
+
+// send hands ev to the run's goroutine and waits until the consumer has
+// taken it, so a tool's events are seen before what the tool does next (the
+// diff is shown before the question about it).
 func (p *phase) send(ev Event) {
+	d := delivery{ev: ev, done: make(chan struct{})}
 	select {
-	case p.events <- ev:
+	case p.events <- d:
+		<-d.done
 	case <-p.over: // the call already returned: too late to report
 	}
 }
@@ -75,7 +87,7 @@ func (r *run) runTools(ctx context.Context, fcs []*genai.FunctionCall) ([]*genai
 		r.emit(Event{Type: EventToolCall, Call: &ToolCall{ID: id, Name: fc.Name, Args: args, Display: display}})
 	}
 
-	p := &phase{events: make(chan Event), over: make(chan struct{})}
+	p := &phase{events: make(chan delivery), over: make(chan struct{})}
 	r.phase = p
 	defer func() { r.phase = nil }()
 	var wg sync.WaitGroup
@@ -91,8 +103,9 @@ func (r *run) runTools(ctx context.Context, fcs []*genai.FunctionCall) ([]*genai
 	go func() { wg.Wait(); close(p.over) }()
 	for running := true; running; {
 		select {
-		case ev := <-p.events:
-			r.emit(ev)
+		case d := <-p.events:
+			r.emit(d.ev)
+			close(d.done)
 		case <-p.over:
 			running = false
 		}

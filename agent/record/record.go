@@ -88,7 +88,10 @@ func (r *Recorder) Generate(ctx context.Context, req *agent.Request) iter.Seq2[*
 				yield(nil, err)
 				return
 			}
-			e.Chunks = append(e.Chunks, resp)
+			// The HTTP envelope (headers, dates) is transport, not the answer.
+			saved := *resp
+			saved.SDKHTTPResponse = nil
+			e.Chunks = append(e.Chunks, &saved)
 			if !yield(resp, nil) {
 				return
 			}

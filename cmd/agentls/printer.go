@@ -6,14 +6,18 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/agentls/agentls/agent"
 )
 
-// printer shows a run's events on a terminal.
+// printer shows a run's events on a terminal. Events come from the run's
+// goroutine, questions from tool goroutines.
 type printer struct {
-	w       io.Writer
-	color   bool
+	w     io.Writer
+	color bool
+
+	mu      sync.Mutex
 	subject string // the last thought subject shown
 	inText  bool   // a text chunk line is open
 }
@@ -45,6 +49,8 @@ func (p *printer) line(format string, args ...any) {
 }
 
 func (p *printer) event(ev agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	indent := ""
 	if ev.ParentRunID != "" {
 		indent = "  │ "
@@ -117,6 +123,8 @@ func (p *printer) diff(d string) {
 
 // ask prints a question and reads a one-word answer.
 func (p *printer) ask(in *bufio.Reader, q string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.inText {
 		fmt.Fprintln(p.w)
 		p.inText = false
