@@ -1,0 +1,15 @@
+//go:build deps
+
+// Package deps keeps in go.mod the modules that code in progress is about to
+// use; it is never built. Remove an import once real code uses its module.
+package deps
+
+import (
+	_ "github.com/BurntSushi/toml"
+	_ "github.com/bmatcuk/doublestar/v4"
+	_ "github.com/creack/pty"
+	_ "github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	_ "go.uber.org/goleak"
+	_ "go.yaml.in/yaml/v3"
+	_ "golang.org/x/time/rate"
+)
