@@ -69,8 +69,49 @@ type Event struct {
 	Usage    *Usage      `json:"usage,omitempty"`    // usage (one model call), run_end (totals)
 	End      *RunEnd     `json:"end,omitempty"`      // run_end
 
+	Retry      *RetryInfo    `json:"retry,omitempty"`      // retry
+	Compressed *Compression  `json:"compressed,omitempty"` // compressed
+	Routed     *Routing      `json:"routed,omitempty"`     // model_routed
+	Todos      []Todo        `json:"todos,omitempty"`      // a plan (write_todos), on tool_result
+	Subagent   *SubagentInfo `json:"subagent,omitempty"`   // subagent_start, subagent_activity, subagent_end
+
 	// Inner is the subagent's own event, for subagent_activity.
 	Inner *Event `json:"inner,omitempty"`
+}
+
+// RetryInfo describes a model call that failed and is tried again.
+type RetryInfo struct {
+	Attempt int           `json:"attempt"` // the attempt that failed, from 1
+	Delay   time.Duration `json:"delayNs"` // the wait before the next attempt
+	Error   string        `json:"error"`
+}
+
+// Compression describes history compression: estimated prompt tokens before
+// and after.
+type Compression struct {
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	Method string `json:"method"` // "mask", "summary" or "trim"
+}
+
+// Routing is the model a run's router picked, and why.
+type Routing struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason"`
+}
+
+// A Todo is one step of the agent's plan.
+type Todo struct {
+	Description string `json:"description"`
+	Status      string `json:"status"` // pending, in_progress, completed, cancelled
+}
+
+// SubagentInfo identifies a subagent run on its parent's stream.
+type SubagentInfo struct {
+	RunID string  `json:"runId"`
+	Agent string  `json:"agent"`
+	Task  string  `json:"task,omitempty"` // subagent_start
+	End   *RunEnd `json:"end,omitempty"`  // subagent_end
 }
 
 // A ToolCall is a function call of the model, as the harness scheduled it.

@@ -14,6 +14,10 @@ type Request struct {
 	Model    string
 	Contents []*genai.Content
 	Config   *genai.GenerateContentConfig
+	// Events, when set, lets model layers report on the run's stream (a
+	// retry layer emits retry events). It is called on the goroutine that
+	// iterates Generate's result.
+	Events func(Event)
 }
 
 // Model is a streaming language model. Generate yields the response chunks

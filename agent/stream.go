@@ -20,6 +20,7 @@ func (r *run) callModel(ctx context.Context) (*genai.Content, error) {
 			Tools:             []*genai.Tool{{FunctionDeclarations: r.decls}},
 			ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
 		},
+		Events: r.emit,
 	}
 	var (
 		parts  []*genai.Part

@@ -66,5 +66,5 @@ func listDirectory(st *state) agent.Tool {
 func (listDirectoryTool) Describe(args json.RawMessage) string {
 	var a listDirectoryArgs
 	json.Unmarshal(args, &a)
-	return "Listing " + a.DirPath
+	return describe("Listing", a.DirPath)
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/edits"
@@ -26,7 +27,7 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 	case agent.OutcomeRejected:
 		msg := fmt.Sprintf("The user rejected the change to %s; the file is unchanged.", ch.Name)
 		if d.Message != "" {
-			msg += " Reason: " + d.Message
+			msg += " Reason: " + sentence(d.Message)
 		}
 		msg += " Do not propose the same change again."
 		return agent.Result{Output: msg, IsError: true, Display: "Rejected change to " + ch.Name}, nil
@@ -40,4 +41,14 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 		}
 		return agent.Result{Output: msg, IsError: true, Display: "Failed to change " + ch.Name}, nil
 	}
+}
+
+// sentence ends a message of the user or the editor with a full stop, so
+// that the text after it starts a new sentence.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return s
+	}
+	return s + "."
 }

@@ -52,7 +52,7 @@ func readFile(st *state) agent.Tool {
 func (readFileTool) Describe(args json.RawMessage) string {
 	var a readFileArgs
 	json.Unmarshal(args, &a)
-	return "Reading " + a.FilePath
+	return describe("Reading", a.FilePath)
 }
 
 // lineWindow returns lines [offset, offset+limit) of text, capped at
@@ -77,6 +77,9 @@ func lineWindow(text string, offset, limit int) (string, error) {
 	if offset == 0 && end == total {
 		return body, nil
 	}
-	return fmt.Sprintf("[Showing lines %d-%d of %d. To read more, call read_file with offset %d.]\n%s",
-		offset+1, end, total, end, body), nil
+	notice := fmt.Sprintf("[Showing lines %d-%d of %d.", offset+1, end, total)
+	if end < total { // past the end there is nothing more to read
+		notice += fmt.Sprintf(" To read more, call read_file with offset %d.", end)
+	}
+	return notice + "]\n" + body, nil
 }

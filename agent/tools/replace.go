@@ -22,7 +22,10 @@ type replaceArgs struct {
 	ExpectedReplacements int    `json:"expected_replacements,omitempty" jsonschema:"how many matches to replace (default 1)"`
 }
 
-type replaceTool struct{ *agent.Func[replaceArgs] }
+type replaceTool struct {
+	*agent.Func[replaceArgs]
+	st *state
+}
 
 func replace(st *state) agent.Tool {
 	return replaceTool{agent.NewFunc("replace", replaceDoc, func(ctx context.Context, call *agent.Call, a replaceArgs) (agent.Result, error) {
@@ -52,25 +55,28 @@ func replace(st *state) agent.Tool {
 		switch {
 		case n == 0:
 			return agent.Errorf("old_string was not found in %s. Read the file again and copy the text exactly.", name), nil
-		case n != want:
+		case n < want: // more context would not help: the text is not there
+			return agent.Errorf("old_string matches only %d of the %d expected places in %s (lines %s). Read the file again, or set expected_replacements to %d.",
+				n, want, name, matchLines(old, a.OldString), n), nil
+		case n > want:
 			return agent.Errorf("old_string matches %d times in %s (lines %s) but expected_replacements is %d. Add surrounding context to match one place, or set expected_replacements to %d.",
 				n, name, matchLines(old, a.OldString), want, n), nil
 		}
 		updated := strings.ReplaceAll(old, a.OldString, a.NewString)
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: updated, Tool: "replace"})
-	})}
+	}), st}
 }
 
-func (replaceTool) Locks(args json.RawMessage) []string {
+func (t replaceTool) Locks(args json.RawMessage) []string {
 	var a replaceArgs
 	json.Unmarshal(args, &a)
-	return pathLock(a.FilePath)
+	return t.st.pathLock(a.FilePath)
 }
 
 func (replaceTool) Describe(args json.RawMessage) string {
 	var a replaceArgs
 	json.Unmarshal(args, &a)
-	return "Editing " + a.FilePath
+	return describe("Editing", a.FilePath)
 }
 
 // matchLines lists the 1-based lines where sub starts in s.

@@ -47,10 +47,25 @@ func (s *state) hasRead(path string) bool {
 	return s.read[path]
 }
 
-// pathLock is the scheduling lock of a call that changes the file at p.
-func pathLock(p string) []string {
+// pathLock is the scheduling lock of a call that changes the file at p. It
+// names the resolved path, so that two spellings of one file ("a.go",
+// "/ws/a.go") share a lock; a path that does not resolve keeps its own
+// spelling (the call fails anyway).
+func (s *state) pathLock(p string) []string {
 	if p == "" {
 		return []string{"*"}
 	}
+	if abs, err := s.env.FS.Resolve(p); err == nil {
+		return []string{"file:" + abs}
+	}
 	return []string{"file:" + filepath.Clean(p)}
+}
+
+// describe is a call's progress line, "Reading a.go"; "" (no line) when the
+// arguments name no path, as when they do not decode.
+func describe(verb, path string) string {
+	if path == "" {
+		return ""
+	}
+	return verb + " " + path
 }

@@ -18,7 +18,10 @@ type writeFileArgs struct {
 	Content  string `json:"content" jsonschema:"the complete new content of the file"`
 }
 
-type writeFileTool struct{ *agent.Func[writeFileArgs] }
+type writeFileTool struct {
+	*agent.Func[writeFileArgs]
+	st *state
+}
 
 func writeFile(st *state) agent.Tool {
 	return writeFileTool{agent.NewFunc("write_file", writeFileDoc, func(ctx context.Context, call *agent.Call, a writeFileArgs) (agent.Result, error) {
@@ -36,17 +39,17 @@ func writeFile(st *state) agent.Tool {
 			return agent.Errorf("%s already has this content; nothing to change", name), nil
 		}
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: a.Content, Create: create, Tool: "write_file"})
-	})}
+	}), st}
 }
 
-func (writeFileTool) Locks(args json.RawMessage) []string {
+func (t writeFileTool) Locks(args json.RawMessage) []string {
 	var a writeFileArgs
 	json.Unmarshal(args, &a)
-	return pathLock(a.FilePath)
+	return t.st.pathLock(a.FilePath)
 }
 
 func (writeFileTool) Describe(args json.RawMessage) string {
 	var a writeFileArgs
 	json.Unmarshal(args, &a)
-	return "Writing " + a.FilePath
+	return describe("Writing", a.FilePath)
 }
