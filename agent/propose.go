@@ -17,11 +17,14 @@ func (c *Call) Propose(ctx context.Context, p Proposer, ch Change) (Decision, er
 	resume := c.UserWait()
 	d, err := p.Propose(ctx, ch)
 	resume()
-	if err != nil {
-		return d, err
-	}
 	decided := info
 	decided.Diff = ""
+	if err != nil {
+		// The proposal is withdrawn: a display must not wait for its answer.
+		decided.Outcome, decided.Message = OutcomeWithdrawn, err.Error()
+		c.Emit(Event{Type: EventEditDecided, Call: c.ref(), Edit: &decided})
+		return d, err
+	}
 	decided.Outcome, decided.Message, decided.Rejected = d.Outcome, d.Message, d.RejectedHunks
 	c.Emit(Event{Type: EventEditDecided, Call: c.ref(), Edit: &decided})
 	return d, nil

@@ -95,9 +95,12 @@ func (r *run) runTools(ctx context.Context, fcs []*genai.FunctionCall) ([]*genai
 		wg.Go(func() {
 			defer close(s.done)
 			r.execute(ctx, s)
+			res := &ToolResult{Output: s.result.Output, IsError: s.result.IsError, Display: s.result.Display, Duration: s.elapsed}
+			if s.err != nil {
+				res.Output, res.IsError = s.err.Error(), true
+			}
 			p.send(Event{Type: EventToolResult, PromptID: s.call.PromptID,
-				Call:   &ToolCall{ID: s.call.ID, Name: s.call.Name},
-				Result: &ToolResult{Output: s.result.Output, IsError: s.result.IsError, Display: s.result.Display, Duration: s.elapsed}})
+				Call: &ToolCall{ID: s.call.ID, Name: s.call.Name}, Result: res})
 		})
 	}
 	go func() { wg.Wait(); close(p.over) }()

@@ -28,17 +28,17 @@ func TestProposerError(t *testing.T) {
 		name:   "context.Canceled while the run goes on",
 		script: script{answers: []answer{{err: context.Canceled}}, calls: []*genai.FunctionCall{replaceB}},
 		end:    agent.RunEnd{Reason: agent.StopError, Error: "tool replace: context canceled", Turns: 1},
-		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit)},
+		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit), withdrawn("replace", bEdit, "context canceled")},
 	}, {
 		name:   "the editor connection fails",
 		script: script{answers: []answer{{err: errors.New("connection lost")}}, calls: []*genai.FunctionCall{replaceB}},
 		end:    agent.RunEnd{Reason: agent.StopError, Error: "tool replace: connection lost", Turns: 1},
-		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit)},
+		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit), withdrawn("replace", bEdit, "connection lost")},
 	}, {
 		name:   "run cancelled while the user decides",
 		script: script{answers: []answer{{block: true}}, calls: []*genai.FunctionCall{replaceB}, cancelOn: agent.EventEditProposed},
 		end:    agent.RunEnd{Reason: agent.StopAborted, Error: "cancelled", Turns: 1},
-		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit)},
+		steps:  []step{called("replace", "Editing b.go"), proposed("replace", bEdit), withdrawn("replace", bEdit, "context canceled")},
 	}, {
 		name: "run cancelled while the user decides on a new file",
 		script: script{answers: []answer{{block: true}}, cancelOn: agent.EventEditProposed,
@@ -47,6 +47,7 @@ func TestProposerError(t *testing.T) {
 		steps: []step{
 			called("write_file", "Writing new.go"),
 			proposed("write_file", edit{Path: "/ws/new.go", Name: "new.go", Added: 1, Create: true}),
+			withdrawn("write_file", edit{Path: "/ws/new.go", Name: "new.go", Added: 1, Create: true}, "context canceled"),
 		},
 	}}
 	for _, tt := range tests {
@@ -71,7 +72,7 @@ func TestProposerError(t *testing.T) {
 				}
 				steps = append(steps, s)
 			}
-			// No edit_decided: nothing was decided.
+			// The proposal is reported withdrawn, so no display waits for it.
 			if diff := cmp.Diff(tt.steps, steps); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
@@ -139,4 +140,10 @@ func TestReadOnly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withdrawn is the edit_decided event of a proposal that ended without an
+// answer.
+func withdrawn(tool string, e edit, msg string) step {
+	return decided(tool, e, agent.OutcomeWithdrawn, msg)
 }
