@@ -30,6 +30,8 @@ type Definition struct {
 	Model    string
 	MaxTurns int           // 0: DefaultMaxTurns
 	Timeout  time.Duration // 0: no limit
+	// Grace is how long the final warning turn may take; 0: DefaultGrace.
+	Grace time.Duration
 	// OutputSchema, if set, is the schema of complete_task's arguments;
 	// otherwise complete_task takes {"result": string}.
 	OutputSchema *jsonschema.Schema

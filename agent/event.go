@@ -43,6 +43,7 @@ const (
 	StopAborted        StopReason = "aborted"          // the caller cancelled the run
 	StopError          StopReason = "error"            // the model or a tool failed in a way the run cannot survive
 	StopNoCompleteTask StopReason = "no_complete_task" // the model stopped calling tools without complete_task
+	StopLoop           StopReason = "loop"             // the model kept repeating itself after a warning
 )
 
 // An Event is one step of a run, as the run's stream yields it. Only the

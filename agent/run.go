@@ -24,6 +24,13 @@ type Config struct {
 	// appended after the agent's instructions.
 	System string
 
+	// Router routes runs whose model is ModelAuto; zero: DefaultRouter.
+	Router Router
+	// ContextWindow is the model's context window in tokens (0: 1,048,576);
+	// history is compressed when the prompt passes CompressAt of it (0: 0.5).
+	ContextWindow int
+	CompressAt    float64
+
 	RunID       string // "" generates "<agent>-<hex>"
 	ParentRunID string
 	Now         func() time.Time // nil: time.Now
@@ -60,14 +67,19 @@ type run struct {
 	complete *completeTool
 	clock    *clock
 
-	yield   func(Event, error) bool
-	gone    bool // the consumer stopped iterating
-	cancel  context.CancelCauseFunc
-	history []*genai.Content
-	usage   Usage
-	turn    int
-	subject string // the current thought subject
-	phase   *phase // the running tool phase, nil between phases
+	yield     func(Event, error) bool
+	gone      bool // the consumer stopped iterating
+	cancel    context.CancelCauseFunc
+	history   []*genai.Content
+	usage     Usage
+	turn      int
+	subject   string // the current thought subject
+	phase     *phase // the running tool phase, nil between phases
+	router    Router
+	window    int     // context window, tokens
+	threshold float64 // compression threshold, fraction of window
+	modelName string  // the model of every call, "" for the Model's default; set by routing
+	loops     loopDetector
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -92,6 +104,17 @@ func newRun(cfg Config) (*run, error) {
 	}
 	if r.now == nil {
 		r.now = time.Now
+	}
+	r.router = cfg.Router
+	if r.router == (Router{}) {
+		r.router = DefaultRouter
+	}
+	r.window, r.threshold = cfg.ContextWindow, cfg.CompressAt
+	if r.window <= 0 {
+		r.window = 1 << 20
+	}
+	if r.threshold <= 0 || r.threshold > 1 {
+		r.threshold = 0.5
 	}
 	if r.id == "" {
 		r.id = def.Name + "-" + randomHex(3)
@@ -159,7 +182,11 @@ func (r *run) loop(parent context.Context, task Task) {
 
 	r.emit(Event{Type: EventRunStart, Text: task.Prompt})
 	r.history = append(r.history, genai.NewContentFromText(taskMessage(task), genai.RoleUser))
+	r.route(ctx, task)
 	end := r.turns(ctx)
+	if recoverable(end.Reason) && !r.gone && parent.Err() == nil {
+		end = r.recover(parent, end)
+	}
 	end.Turns = r.turn
 	usage := r.usage
 	r.emit(Event{Type: EventRunEnd, End: &end, Usage: &usage})
@@ -187,25 +214,39 @@ func (r *run) turns(ctx context.Context) RunEnd {
 // oneTurn calls the model and runs the tools it asks for. done reports that
 // the run stops, with end saying why.
 func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
-	content, err := r.callModel(ctx)
+	r.compress(ctx)
+	content, err := r.callModel(ctx, r.decls)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx), true
 		}
 		return RunEnd{Reason: StopError, Error: err.Error()}, true
 	}
-	r.history = append(r.history, content)
-	var calls []*genai.FunctionCall
-	for _, p := range content.Parts {
-		if p.FunctionCall != nil {
-			calls = append(calls, p.FunctionCall)
+	if r.loops.textLooping() {
+		// The model repeats itself: its stream was cut short.
+		if content != nil {
+			r.history = append(r.history, withoutCalls(content))
 		}
+		return r.loopStrike("You are repeating the same text over and over.")
 	}
+	r.history = append(r.history, content)
+	calls := functionCalls(content)
 	if len(calls) == 0 {
 		return RunEnd{Reason: StopNoCompleteTask, Result: modelText(content),
 			Error: "the model stopped without calling complete_task"}, true
 	}
+	var note string
+	if r.loops.callsLooping(calls) {
+		if r.loops.strikes > 0 {
+			return RunEnd{Reason: StopLoop, Error: "the model kept repeating the same tool call"}, true
+		}
+		r.loops.strikes++
+		note = loopFeedback("You have made the same tool call with the same arguments several times in a row.")
+	}
 	responses, err := r.runTools(ctx, calls)
+	if note != "" {
+		responses = append(responses, &genai.Part{Text: note})
+	}
 	r.history = append(r.history, &genai.Content{Role: genai.RoleUser, Parts: responses})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -217,6 +258,16 @@ func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
 		return RunEnd{Reason: StopGoal, Result: result}, true
 	}
 	return RunEnd{}, false
+}
+
+func functionCalls(c *genai.Content) []*genai.FunctionCall {
+	var calls []*genai.FunctionCall
+	for _, p := range c.Parts {
+		if p.FunctionCall != nil {
+			calls = append(calls, p.FunctionCall)
+		}
+	}
+	return calls
 }
 
 // cancelled tells a timeout from a cancellation by the caller.

@@ -78,19 +78,21 @@ func TestStopReasons(t *testing.T) {
 			want:  agent.RunEnd{Reason: agent.StopGoal, Result: "all good", Turns: 1},
 		},
 		{
-			name:  "no complete_task",
-			turns: []geminitest.Turn{geminitest.Reply(geminitest.Text("I think it is fine."))},
+			name: "no complete_task",
+			// The final warning turn does not call complete_task either.
+			turns: []geminitest.Turn{geminitest.Reply(geminitest.Text("I think it is fine.")), geminitest.Reply(geminitest.Text("Still fine."))},
 			want: agent.RunEnd{Reason: agent.StopNoCompleteTask, Result: "I think it is fine.",
-				Error: "the model stopped without calling complete_task", Turns: 1},
+				Error: "the model stopped without calling complete_task", Turns: 2},
 		},
 		{
 			name: "max turns",
 			turns: []geminitest.Turn{
 				geminitest.Reply(geminitest.Call("echo", map[string]any{"text": "1"})),
 				geminitest.Reply(geminitest.Call("echo", map[string]any{"text": "2"})),
+				geminitest.Reply(geminitest.Text("I give up.")),
 			},
 			maxTurns: 2,
-			want:     agent.RunEnd{Reason: agent.StopMaxTurns, Error: "reached the limit of 2 turns", Turns: 2},
+			want:     agent.RunEnd{Reason: agent.StopMaxTurns, Error: "reached the limit of 2 turns", Turns: 3},
 		},
 		{
 			name:  "model error",

@@ -11,13 +11,13 @@ import (
 
 // callModel streams one model call, emitting thought and text chunks as they
 // arrive, and returns the model's turn as history content.
-func (r *run) callModel(ctx context.Context) (*genai.Content, error) {
+func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (*genai.Content, error) {
 	req := &Request{
-		Model:    r.def.Model,
+		Model:    r.modelName,
 		Contents: r.history,
 		Config: &genai.GenerateContentConfig{
 			SystemInstruction: genai.NewContentFromText(r.systemPrompt(), genai.RoleUser),
-			Tools:             []*genai.Tool{{FunctionDeclarations: r.decls}},
+			Tools:             []*genai.Tool{{FunctionDeclarations: decls}},
 			ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
 		},
 		Events: r.emit,
@@ -51,14 +51,12 @@ func (r *run) callModel(ctx context.Context) (*genai.Content, error) {
 		for _, p := range cand.Content.Parts {
 			parts = r.addPart(parts, p)
 		}
+		if r.loops.textLooping() {
+			break // stop the stream: the model repeats itself
+		}
 	}
 	if usage != nil {
-		u := Usage{
-			Prompt:   int64(usage.PromptTokenCount),
-			Output:   int64(usage.CandidatesTokenCount),
-			Thoughts: int64(usage.ThoughtsTokenCount),
-			Cached:   int64(usage.CachedContentTokenCount),
-		}
+		u := usageOf(usage)
 		r.usage.Add(u)
 		r.emit(Event{Type: EventUsage, Usage: &u})
 	}
@@ -66,6 +64,9 @@ func (r *run) callModel(ctx context.Context) (*genai.Content, error) {
 		return nil, fmt.Errorf("model: the prompt was blocked (%s)", block)
 	}
 	if len(parts) == 0 {
+		if r.loops.textLooping() {
+			return nil, nil
+		}
 		if finish != "" && finish != genai.FinishReasonStop {
 			return nil, fmt.Errorf("model: empty answer (finish reason %s)", finish)
 		}
@@ -87,6 +88,7 @@ func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
 				r.subject = s
 			}
 			r.emit(Event{Type: EventThought, Text: p.Text, Subject: r.subject})
+			r.loops.text(p.Text)
 		}
 		if len(p.ThoughtSignature) > 0 {
 			return append(parts, &genai.Part{Thought: true, ThoughtSignature: p.ThoughtSignature})
@@ -94,6 +96,7 @@ func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
 		return parts
 	case p.Text != "":
 		r.emit(Event{Type: EventText, Text: p.Text})
+		r.loops.text(p.Text)
 		if n := len(parts); n > 0 && isPlainText(parts[n-1]) && len(p.ThoughtSignature) == 0 {
 			merged := *parts[n-1]
 			merged.Text += p.Text

@@ -1,0 +1,485 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"google.golang.org/genai"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/gemini"
+	"github.com/agentls/agentls/agent/gemini/geminitest"
+)
+
+// fakeModel starts a fake Gemini server playing turns and returns a model
+// that reaches it through the real genai SDK.
+func fakeModel(t *testing.T, turns ...geminitest.Turn) (*geminitest.Server, agent.Model) {
+	t.Helper()
+	srv := geminitest.NewServer(t, turns...)
+	return srv, modelAt(t, srv.URL)
+}
+
+// modelAt returns a model that reaches the Gemini API at baseURL.
+func modelAt(t *testing.T, baseURL string) agent.Model {
+	t.Helper()
+	m, err := gemini.New(t.Context(), gemini.Config{APIKey: "test-key", BaseURL: baseURL, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// sleeper records the waits of a retry layer instead of waiting.
+type sleeper struct {
+	mu    sync.Mutex
+	slept []time.Duration
+}
+
+func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slept = append(s.slept, d)
+	return ctx.Err()
+}
+
+func (s *sleeper) Slept() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.slept...)
+}
+
+// half makes the jitter exactly half of its maximum.
+func half() float64 { return 0.5 }
+
+// generate runs one call of m to its end and returns the text it streamed,
+// the retry events it reported and its error.
+func generate(ctx context.Context, m agent.Model) (string, []agent.RetryInfo, error) {
+	var retries []agent.RetryInfo
+	req := &agent.Request{
+		Contents: []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)},
+		Events: func(ev agent.Event) {
+			if ev.Type == agent.EventRetry {
+				retries = append(retries, *ev.Retry)
+			}
+		},
+	}
+	var text strings.Builder
+	for resp, err := range m.Generate(ctx, req) {
+		if err != nil {
+			return text.String(), retries, err
+		}
+		text.WriteString(resp.Text())
+	}
+	return text.String(), retries, nil
+}
+
+// ignoreRetryError leaves the error text out of compared retry events; the
+// tests check it separately.
+var ignoreRetryError = cmpopts.IgnoreFields(agent.RetryInfo{}, "Error")
+
+func TestRetry(t *testing.T) {
+	t.Parallel()
+	const s = time.Second
+	var (
+		fail = func(code int) geminitest.Turn { return geminitest.Turn{Status: code} }
+		ok   = geminitest.Reply(geminitest.Text("hello"))
+	)
+	tests := []struct {
+		name  string
+		opts  agent.RetryOptions // Rand and Sleep are set by the test
+		turns []geminitest.Turn
+
+		wantText     string
+		wantRetries  []agent.RetryInfo // the waits too, as slept
+		wantRequests int
+		wantErr      string // a part of the error's text; "" means no error
+		wantCode     int    // the genai.APIError code the error wraps
+		wantIs       error  // an error the error wraps
+	}{
+		{
+			name:         "429 then success",
+			turns:        []geminitest.Turn{fail(429), ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRequests: 2,
+		},
+		{
+			name:         "429 with RetryInfo waits the server's delay",
+			turns:        []geminitest.Turn{{Status: 429, RetryAfter: "7"}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 7 * s}},
+			wantRequests: 2,
+		},
+		{
+			name:         "the server's delay is capped at 5 minutes",
+			turns:        []geminitest.Turn{{Status: 503, RetryAfter: "900"}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * time.Minute}},
+			wantRequests: 2,
+		},
+		{
+			name:     "500, 503 then success",
+			turns:    []geminitest.Turn{fail(500), fail(503), ok},
+			wantText: "hello",
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 1100 * time.Millisecond},
+				{Attempt: 2, Delay: 2200 * time.Millisecond},
+			},
+			wantRequests: 3,
+		},
+		{
+			name:     "408, 502, 504 then success",
+			opts:     agent.RetryOptions{Jitter: -1},
+			turns:    []geminitest.Turn{fail(408), fail(502), fail(504), ok},
+			wantText: "hello",
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 1 * s}, {Attempt: 2, Delay: 2 * s}, {Attempt: 3, Delay: 4 * s},
+			},
+			wantRequests: 4,
+		},
+		{
+			name:         "400 is not retried",
+			turns:        []geminitest.Turn{fail(400), ok},
+			wantRequests: 1,
+			wantErr:      "Bad Request",
+			wantCode:     400,
+		},
+		{
+			name:         "403 is not retried",
+			turns:        []geminitest.Turn{fail(403), ok},
+			wantRequests: 1,
+			wantErr:      "Forbidden",
+			wantCode:     403,
+		},
+		{
+			name:         "404 is not retried",
+			turns:        []geminitest.Turn{fail(404), ok},
+			wantRequests: 1,
+			wantErr:      "Not Found",
+			wantCode:     404,
+		},
+		{
+			name: "a stream cut after a chunk is not retried",
+			turns: []geminitest.Turn{
+				{Chunks: []geminitest.Chunk{geminitest.Text("par"), geminitest.Text("tial")}, CutAfter: 1},
+				ok,
+			},
+			wantText:     "par",
+			wantRequests: 1,
+			wantErr:      "unexpected EOF",
+			wantIs:       io.ErrUnexpectedEOF,
+		},
+		{
+			name: "an error event after a chunk is not retried",
+			turns: []geminitest.Turn{
+				{Chunks: []geminitest.Chunk{geminitest.Text("par")}, MidStreamError: 503},
+				ok,
+			},
+			wantText:     "par",
+			wantRequests: 1,
+			wantErr:      "Service Unavailable",
+			wantCode:     503,
+		},
+		{
+			name:         "a stream cut before any chunk is retried",
+			turns:        []geminitest.Turn{{CutAfter: 1}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRequests: 2,
+		},
+		{
+			name:         "an error event before any chunk is retried",
+			turns:        []geminitest.Turn{{MidStreamError: 503}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRequests: 2,
+		},
+		{
+			name:  "attempts run out",
+			opts:  agent.RetryOptions{Attempts: 3},
+			turns: []geminitest.Turn{fail(503), fail(503), fail(503), ok},
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 1100 * time.Millisecond},
+				{Attempt: 2, Delay: 2200 * time.Millisecond},
+			},
+			wantRequests: 3,
+			wantErr:      "model call failed after 3 attempts: ",
+			wantCode:     503,
+		},
+		{
+			name:  "five attempts by default",
+			turns: []geminitest.Turn{fail(500), fail(500), fail(500), fail(500), fail(500), ok},
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 1100 * time.Millisecond},
+				{Attempt: 2, Delay: 2200 * time.Millisecond},
+				{Attempt: 3, Delay: 4400 * time.Millisecond},
+				{Attempt: 4, Delay: 8800 * time.Millisecond},
+			},
+			wantRequests: 5,
+			wantErr:      "model call failed after 5 attempts: ",
+			wantCode:     500,
+		},
+		{
+			name:     "the delay doubles up to MaxDelay",
+			opts:     agent.RetryOptions{Attempts: 6, InitialDelay: 500 * time.Millisecond, MaxDelay: 3 * s, Jitter: -1},
+			turns:    []geminitest.Turn{fail(500), fail(500), fail(500), fail(500), fail(500), ok},
+			wantText: "hello",
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 500 * time.Millisecond}, {Attempt: 2, Delay: 1 * s},
+				{Attempt: 3, Delay: 2 * s}, {Attempt: 4, Delay: 3 * s}, {Attempt: 5, Delay: 3 * s},
+			},
+			wantRequests: 6,
+		},
+		{
+			name:         "jitter is a fraction of the capped delay",
+			opts:         agent.RetryOptions{InitialDelay: 10 * s, MaxDelay: 4 * s, Jitter: 0.5},
+			turns:        []geminitest.Turn{fail(429), ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * s}},
+			wantRequests: 2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, m := fakeModel(t, tt.turns...)
+			var sl sleeper
+			opts := tt.opts
+			opts.Rand, opts.Sleep = half, sl.Sleep
+			text, retries, err := generate(t.Context(), agent.WithRetry(m, opts))
+
+			if text != tt.wantText {
+				t.Errorf("text = %q, want %q", text, tt.wantText)
+			}
+			if diff := cmp.Diff(tt.wantRetries, retries, ignoreRetryError); diff != "" {
+				t.Errorf("retry events (-want +got):\n%s", diff)
+			}
+			for _, r := range retries {
+				if r.Error == "" {
+					t.Errorf("retry event of attempt %d has no error", r.Attempt)
+				}
+			}
+			var wantSlept []time.Duration
+			for _, r := range tt.wantRetries {
+				wantSlept = append(wantSlept, r.Delay)
+			}
+			if diff := cmp.Diff(wantSlept, sl.Slept()); diff != "" {
+				t.Errorf("sleeps (-want +got):\n%s", diff)
+			}
+			if n := len(srv.Requests()); n != tt.wantRequests {
+				t.Errorf("requests = %d, want %d", n, tt.wantRequests)
+			}
+			checkErr(t, err, tt.wantErr, tt.wantCode, tt.wantIs)
+		})
+	}
+}
+
+// checkErr checks that err contains want (or is nil for ""), wraps a
+// genai.APIError with code (when non-zero), and wraps is (when non-nil).
+func checkErr(t *testing.T, err error, want string, code int, is error) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Errorf("error = %v, want none", err)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error = %v, want one containing %q", err, want)
+		return
+	}
+	if code != 0 {
+		var apiErr genai.APIError
+		if !errors.As(err, &apiErr) || apiErr.Code != code {
+			t.Errorf("error = %v, want one wrapping a genai.APIError with code %d", err, code)
+		}
+	}
+	if is != nil && !errors.Is(err, is) {
+		t.Errorf("error = %v, want one wrapping %v", err, is)
+	}
+}
+
+// TestRetryServerClosedConnection has a proxy in front of the fake server
+// close the first connection without answering.
+func TestRetryServerClosedConnection(t *testing.T) {
+	t.Parallel()
+	srv := geminitest.NewServer(t, geminitest.Reply(geminitest.Text("hello")))
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var closed atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if closed.Add(1) == 1 {
+			io.Copy(io.Discard, r.Body) // so that closing sends FIN, not RST
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+
+	var sl sleeper
+	m := agent.WithRetry(modelAt(t, front.URL), agent.RetryOptions{Rand: half, Sleep: sl.Sleep})
+	text, retries, err := generate(t.Context(), m)
+	if err != nil || text != "hello" {
+		t.Fatalf("generate = %q, %v; want hello", text, err)
+	}
+	if diff := cmp.Diff([]agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}}, retries, ignoreRetryError); diff != "" {
+		t.Errorf("retry events (-want +got):\n%s", diff)
+	}
+	if n := closed.Load(); n != 2 {
+		t.Errorf("connections to the proxy = %d, want 2", n)
+	}
+}
+
+// failing is a scripted model whose calls fail with errs in turn, then
+// answer "ok".
+type failing struct {
+	mu    sync.Mutex
+	errs  []error
+	calls int
+}
+
+func (f *failing) Generate(ctx context.Context, req *agent.Request) iter.Seq2[*genai.GenerateContentResponse, error] {
+	return func(yield func(*genai.GenerateContentResponse, error) bool) {
+		f.mu.Lock()
+		f.calls++
+		var err error
+		if len(f.errs) > 0 {
+			err, f.errs = f.errs[0], f.errs[1:]
+		}
+		f.mu.Unlock()
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		yield(&genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: genai.NewContentFromText("ok", genai.RoleModel)}}}, nil)
+	}
+}
+
+// TestRetryTransportErrors covers failures the fake server cannot make
+// happen on demand.
+func TestRetryTransportErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		err   error
+		retry bool
+	}{
+		{"connection reset", fmt.Errorf("gemini: generate: %w", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), true},
+		{"connection refused", &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}, true},
+		{"closed without an answer", &url.Error{Op: "Post", URL: "http://x", Err: io.EOF}, true},
+		{"cut stream", fmt.Errorf("gemini: generate: %w", io.ErrUnexpectedEOF), true},
+		{"attempt timed out", &url.Error{Op: "Post", URL: "http://x", Err: context.DeadlineExceeded}, true},
+		{"unknown host", &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}}}, false},
+		{"cancelled", fmt.Errorf("gemini: generate: %w", context.Canceled), false},
+		{"bad answer", errors.New("gemini: generate: invalid stream chunk"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := &failing{errs: []error{tt.err}}
+			var sl sleeper
+			text, _, err := generate(t.Context(), agent.WithRetry(f, agent.RetryOptions{Sleep: sl.Sleep}))
+			retried := f.calls == 2 && text == "ok" && err == nil
+			if retried != tt.retry {
+				t.Errorf("calls = %d, text %q, error %v; want retried = %v", f.calls, text, err, tt.retry)
+			}
+			if !tt.retry && !errors.Is(err, tt.err) {
+				t.Errorf("error = %v, want %v itself", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestRetryStopsWhenCancelledDuringBackoff(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		// sleep is the retry layer's Sleep hook; nil means its own timer.
+		sleep func(ctx context.Context, d time.Duration) error
+	}{
+		{"own timer", nil},
+		{"sleep hook", (&sleeper{}).Sleep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, m := fakeModel(t, geminitest.Turn{Status: 503}, geminitest.Reply(geminitest.Text("too late")))
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			req := &agent.Request{
+				Contents: []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)},
+				// The retry event comes just before the wait: cancel there.
+				Events: func(agent.Event) { cancel() },
+			}
+			m = agent.WithRetry(m, agent.RetryOptions{InitialDelay: time.Hour, Sleep: tt.sleep})
+			var got []error
+			for _, err := range m.Generate(ctx, req) {
+				got = append(got, err)
+			}
+			if len(got) != 1 || !errors.Is(got[0], context.Canceled) {
+				t.Errorf("yielded %v, want one error wrapping context.Canceled", got)
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("requests = %d, want 1", n)
+			}
+		})
+	}
+}
+
+func TestRetryEventsOnRunStream(t *testing.T) {
+	t.Parallel()
+	_, m := fakeModel(t,
+		geminitest.Turn{Status: 429, RetryAfter: "3"},
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})),
+	)
+	var sl sleeper
+	cfg := agent.Config{Model: agent.WithRetry(m, agent.RetryOptions{Sleep: sl.Sleep})}
+	var (
+		retries []agent.Event
+		last    agent.Event
+	)
+	for ev, err := range agent.Run(t.Context(), cfg, agent.Task{Prompt: "go"}) {
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		if ev.Type == agent.EventRetry {
+			retries = append(retries, ev)
+		}
+		last = ev
+	}
+	if len(retries) != 1 {
+		t.Fatalf("retry events = %d, want 1", len(retries))
+	}
+	ev := retries[0]
+	if diff := cmp.Diff(&agent.RetryInfo{Attempt: 1, Delay: 3 * time.Second}, ev.Retry, ignoreRetryError); diff != "" {
+		t.Errorf("retry (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(ev.Retry.Error, "429") || ev.RunID == "" || ev.Turn != 1 {
+		t.Errorf("retry event = %+v, want the 429, the run id and turn 1", ev)
+	}
+	if last.Type != agent.EventRunEnd || last.End.Reason != agent.StopGoal || last.End.Result != "done" {
+		t.Errorf("last event = %+v, want run_end with goal and result done", last)
+	}
+}
