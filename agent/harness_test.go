@@ -254,3 +254,25 @@ func TestRouting(t *testing.T) {
 		})
 	}
 }
+
+func TestContextStackInSystemPrompt(t *testing.T) {
+	t.Parallel()
+	srv, m := fake(t, geminitest.Reply(complete("ok")))
+	cfg := agent.Config{
+		Model:       m,
+		Context:     []agent.ContextFile{{Path: "AGENTS.md", Content: "Use tabs."}, {Path: "svc/AGENTS.md", Content: "Never touch gen/."}},
+		Environment: &agent.Environment{OS: "linux", Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Folders: []string{"/ws"}},
+		Agent:       agent.Definition{Instructions: "You are the main agent."},
+	}
+	collect(t, t.Context(), cfg, agent.Task{Prompt: "go", File: "svc/a.go"})
+	sys := srv.Requests()[0].SystemInstruction.Parts[0].Text
+	for _, want := range []string{"You are the main agent.", "<context file=\"AGENTS.md\">\nUse tabs.\n</context>",
+		"<context file=\"svc/AGENTS.md\">\nNever touch gen/.\n</context>", "Date: Saturday, 21 November 2026.", "OS: linux.", "Workspace folders: /ws."} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	if i, j := strings.Index(sys, "AGENTS.md\">"), strings.Index(sys, "svc/AGENTS.md"); i > j {
+		t.Error("context files out of order: the root's must come before the folder's")
+	}
+}

@@ -4,27 +4,66 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"time"
 )
 
 //go:embed prompt.md
 var corePrompt string
 
-// systemPrompt is the fixed preamble sent with every model call.
-func (r *run) systemPrompt() string {
+// A ContextFile is a project context file (AGENTS.md, GEMINI.md) for the
+// system prompt.
+type ContextFile struct {
+	Path    string // as the user sees it
+	Content string
+}
+
+// Environment describes where the run works.
+type Environment struct {
+	OS      string
+	Date    time.Time
+	Folders []string // workspace folders
+}
+
+// buildSystemPrompt assembles the fixed preamble sent with every model call:
+// the core instructions, the agent's own, the project context files and the
+// environment. It is built once per run.
+func buildSystemPrompt(cfg Config, def Definition) string {
 	var b strings.Builder
 	b.WriteString(corePrompt)
-	if r.def.Instructions != "" {
+	if def.Instructions != "" {
 		b.WriteString("\n")
-		b.WriteString(strings.TrimSpace(r.def.Instructions))
+		b.WriteString(strings.TrimSpace(def.Instructions))
 		b.WriteString("\n")
 	}
-	if r.system != "" {
+	if len(cfg.Context) > 0 {
+		b.WriteString("\n# Project context\nInstructions from the project's context files; follow them.\n")
+		for _, f := range cfg.Context {
+			fmt.Fprintf(&b, "\n<context file=%q>\n%s\n</context>\n", f.Path, strings.TrimSpace(f.Content))
+		}
+	}
+	if e := cfg.Environment; e != nil {
+		b.WriteString("\n# Environment\n")
+		if !e.Date.IsZero() {
+			fmt.Fprintf(&b, "Date: %s.", e.Date.Format("Monday, 2 January 2006"))
+		}
+		if e.OS != "" {
+			fmt.Fprintf(&b, " OS: %s.", e.OS)
+		}
+		if len(e.Folders) > 0 {
+			fmt.Fprintf(&b, " Workspace folders: %s.", strings.Join(e.Folders, ", "))
+		}
 		b.WriteString("\n")
-		b.WriteString(strings.TrimSpace(r.system))
+	}
+	if cfg.System != "" {
+		b.WriteString("\n")
+		b.WriteString(strings.TrimSpace(cfg.System))
 		b.WriteString("\n")
 	}
 	return b.String()
 }
+
+// systemPrompt is the run's fixed preamble.
+func (r *run) systemPrompt() string { return r.sysPrompt }
 
 // taskMessage is the user's first message: the task and its editor context.
 func taskMessage(t Task) string {

@@ -20,9 +20,11 @@ type Config struct {
 	// Tools is the registry the agent's tools are taken from. complete_task
 	// is added by the harness.
 	Tools []Tool
-	// System is more system prompt (environment, project context files),
-	// appended after the agent's instructions.
-	System string
+	// Context is the project context files and Environment where the run
+	// works, both for the system prompt; System is more text appended to it.
+	Context     []ContextFile
+	Environment *Environment
+	System      string
 
 	// Router routes runs whose model is ModelAuto; zero: DefaultRouter.
 	Router Router
@@ -56,16 +58,16 @@ func Run(ctx context.Context, cfg Config, task Task) iter.Seq2[Event, error] {
 }
 
 type run struct {
-	id       string
-	parent   string
-	def      Definition
-	model    Model
-	system   string
-	now      func() time.Time
-	tools    map[string]Tool
-	decls    []*genai.FunctionDeclaration
-	complete *completeTool
-	clock    *clock
+	id        string
+	parent    string
+	def       Definition
+	model     Model
+	sysPrompt string
+	now       func() time.Time
+	tools     map[string]Tool
+	decls     []*genai.FunctionDeclaration
+	complete  *completeTool
+	clock     *clock
 
 	yield     func(Event, error) bool
 	gone      bool // the consumer stopped iterating
@@ -98,7 +100,6 @@ func newRun(cfg Config) (*run, error) {
 		parent: cfg.ParentRunID,
 		def:    def,
 		model:  cfg.Model,
-		system: cfg.System,
 		now:    cfg.Now,
 		tools:  make(map[string]Tool),
 	}
@@ -119,6 +120,7 @@ func newRun(cfg Config) (*run, error) {
 	if r.id == "" {
 		r.id = def.Name + "-" + randomHex(3)
 	}
+	r.sysPrompt = buildSystemPrompt(cfg, def)
 	r.complete = newCompleteTool(def.OutputSchema)
 	all := append(slices.Clone(cfg.Tools), r.complete)
 	for _, t := range all {
