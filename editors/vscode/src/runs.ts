@@ -1,0 +1,189 @@
+// The table of runs the extension knows, kept from agentls/event
+// notifications. No vscode import: unit-tested with node --test.
+
+import { type AgentEvent, type EventNotification, type RunEnd, completeTaskName, shorten, stat } from './events';
+
+export interface RunInfo {
+  id: string;
+  /** The task, as the user gave it. */
+  prompt: string;
+  running: boolean;
+  turn: number;
+  /** The latest progress line. */
+  message: string;
+  /** A proposal or approval waits for the user. */
+  waiting: boolean;
+  end?: RunEnd;
+  /** When the extension first heard of the run, in ms since the epoch. */
+  started: number;
+  /** Bumped on every change, to find the latest active run. */
+  updated: number;
+}
+
+/**
+ * progressMessage is the status line for an event, or "" when the event does
+ * not change it (the same choice as the server's $/progress reports).
+ */
+export function progressMessage(ev: AgentEvent): string {
+  switch (ev.type) {
+    case 'thought':
+      return ev.subject ?? '';
+    case 'tool_call':
+      if (!ev.call) {
+        return '';
+      }
+      if (ev.call.name === completeTaskName) {
+        return 'Finishing';
+      }
+      return ev.call.display || `Calling ${ev.call.name}`;
+    case 'approval_requested':
+      return `Asking to run ${ev.approval?.command ?? ev.approval?.tool ?? 'a tool'}`;
+    case 'edit_proposed':
+      return ev.edit ? `Proposing change to ${ev.edit.name} (${stat(ev.edit.added, ev.edit.deleted)}); waiting for your review` : '';
+    case 'edit_decided':
+      return ev.edit ? `Change to ${ev.edit.name} ${ev.edit.outcome ?? 'decided'}` : '';
+    case 'subagent_start':
+      return ev.subagent ? `Subagent ${ev.subagent.agent}: ${shorten(ev.subagent.task ?? '', 60)}` : '';
+    case 'subagent_activity':
+      return ev.inner && ev.subagent ? prefixed(ev.subagent.agent, progressMessage(ev.inner)) : '';
+    case 'retry':
+      return ev.retry ? `Retrying the model call (attempt ${ev.retry.attempt + 1})` : '';
+    case 'run_end':
+      return ev.end ? endMessage(ev.end) : '';
+    default:
+      return '';
+  }
+}
+
+function prefixed(agent: string, msg: string): string {
+  return msg === '' ? '' : `${agent}: ${msg}`;
+}
+
+/** endMessage is a run's outcome in one line: the result, or why it stopped. */
+export function endMessage(end: RunEnd): string {
+  if (end.reason === 'goal') {
+    return end.result ?? 'done';
+  }
+  return `stopped (${end.reason})${end.error ? ': ' + end.error : ''}`;
+}
+
+/** RunsTable keeps one RunInfo per top-level run. */
+export class RunsTable {
+  private readonly runs = new Map<string, RunInfo>();
+  private readonly lastSeq = new Map<string, number>();
+  private clock = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** started records a run the extension started, before its first event. */
+  started(id: string, prompt: string): RunInfo {
+    const r = this.ensure(id);
+    if (r.prompt === '') {
+      r.prompt = prompt;
+    }
+    return r;
+  }
+
+  /**
+   * apply updates the table from one notification. It returns the run it
+   * changed, or undefined for events it ignores: subagents' own events
+   * (their parent reports them) and repeated sequence numbers.
+   */
+  apply(ev: EventNotification): RunInfo | undefined {
+    if (ev.parentRunId) {
+      return undefined;
+    }
+    const last = this.lastSeq.get(ev.runId);
+    if (last !== undefined && ev.seq <= last) {
+      return undefined;
+    }
+    this.lastSeq.set(ev.runId, ev.seq);
+    const r = this.ensure(ev.runId);
+    r.updated = ++this.clock;
+    if (ev.turn !== undefined && ev.turn > r.turn) {
+      r.turn = ev.turn;
+    }
+    switch (ev.type) {
+      case 'run_start':
+        if (ev.text) {
+          r.prompt = ev.text;
+        }
+        break;
+      case 'edit_proposed':
+      case 'approval_requested':
+        r.waiting = true;
+        break;
+      case 'edit_decided':
+      case 'approval_decided':
+        r.waiting = false;
+        break;
+      case 'run_end':
+        r.running = false;
+        r.waiting = false;
+        r.end = ev.end ?? { reason: 'error', error: 'the run ended without a result', turns: r.turn };
+        break;
+    }
+    const msg = progressMessage(ev);
+    if (msg !== '') {
+      r.message = msg;
+    }
+    return r;
+  }
+
+  /**
+   * stopAll marks every running run as ended, for when the server is gone:
+   * no run_end will come for them.
+   */
+  stopAll(error: string): RunInfo[] {
+    const stopped = this.running();
+    for (const r of stopped) {
+      r.running = false;
+      r.waiting = false;
+      r.end = { reason: 'error', error, turns: r.turn };
+      r.message = endMessage(r.end);
+      r.updated = ++this.clock;
+    }
+    return stopped;
+  }
+
+  /**
+   * prune forgets the oldest ended runs beyond keep, and returns their ids.
+   */
+  prune(keep: number): string[] {
+    const ended = this.all().filter((r) => !r.running);
+    const gone = ended.slice(keep).map((r) => r.id);
+    for (const id of gone) {
+      this.runs.delete(id);
+      this.lastSeq.delete(id);
+    }
+    return gone;
+  }
+
+  get(id: string): RunInfo | undefined {
+    return this.runs.get(id);
+  }
+
+  /** running lists the running runs, the most recently active first. */
+  running(): RunInfo[] {
+    return this.all().filter((r) => r.running);
+  }
+
+  /** all lists every run: running ones first, then by latest activity. */
+  all(): RunInfo[] {
+    return [...this.runs.values()].sort((a, b) => Number(b.running) - Number(a.running) || b.updated - a.updated);
+  }
+
+  /** latest is the most recently active running run. */
+  latest(): RunInfo | undefined {
+    return this.running()[0];
+  }
+
+  private ensure(id: string): RunInfo {
+    let r = this.runs.get(id);
+    if (!r) {
+      r = { id, prompt: '', running: true, turn: 0, message: 'Starting', waiting: false, started: this.now(), updated: ++this.clock };
+      this.runs.set(id, r);
+    }
+    return r;
+  }
+}
