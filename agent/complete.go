@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -28,7 +29,7 @@ type completeTool struct {
 	out  string
 }
 
-func newCompleteTool(schema *jsonschema.Schema) *completeTool {
+func newCompleteTool(schema *jsonschema.Schema) (*completeTool, error) {
 	t := &completeTool{structured: schema != nil}
 	if schema == nil {
 		schema = &jsonschema.Schema{
@@ -41,11 +42,11 @@ func newCompleteTool(schema *jsonschema.Schema) *completeTool {
 	}
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
-		panic("complete_task: " + err.Error()) // the agent definition is program text
+		return nil, fmt.Errorf("agent: output schema: %w", err)
 	}
 	t.resolved = resolved
 	t.decl = &genai.FunctionDeclaration{Name: CompleteTaskName, Description: completeTaskDoc, ParametersJsonSchema: schema}
-	return t
+	return t, nil
 }
 
 func (t *completeTool) Declaration() *genai.FunctionDeclaration { return t.decl }

@@ -32,8 +32,11 @@ Answer with the snapshot only.`
 // a function call never loses its response.
 func (r *run) compress(ctx context.Context) {
 	limit := int(float64(r.window) * r.threshold)
-	fixed := r.fixedTokens()
-	before := fixed + tokens(r.history)
+	if r.fixed == 0 {
+		r.fixed = r.fixedTokens()
+	}
+	fixed := r.fixed
+	before := fixed + r.historyTokens()
 	if before <= limit {
 		return
 	}
@@ -159,20 +162,47 @@ func (r *run) summarize(ctx context.Context, h []*genai.Content) (string, error)
 	return s, nil
 }
 
+// historyTokens estimates the history's tokens. Contents are never changed
+// once in the history (they are replaced), so each is measured once.
+func (r *run) historyTokens() int {
+	if r.sizes == nil {
+		r.sizes = make(map[*genai.Content]int)
+	}
+	n := 0
+	for _, c := range r.history {
+		t, ok := r.sizes[c]
+		if !ok {
+			t = contentTokens(c)
+			r.sizes[c] = t
+		}
+		n += t
+	}
+	if len(r.sizes) > 2*len(r.history)+16 {
+		r.sizes = nil // forget contents compression dropped
+	}
+	return n
+}
+
 // tokens estimates the tokens of contents: four bytes a token.
 func tokens(h []*genai.Content) int {
 	n := 0
 	for _, c := range h {
-		for _, p := range c.Parts {
-			n += len(p.Text)
-			if p.FunctionCall != nil {
-				b, _ := json.Marshal(p.FunctionCall.Args)
-				n += len(b) + len(p.FunctionCall.Name)
-			}
-			if p.FunctionResponse != nil {
-				b, _ := json.Marshal(p.FunctionResponse.Response)
-				n += len(b) + len(p.FunctionResponse.Name)
-			}
+		n += contentTokens(c)
+	}
+	return n
+}
+
+func contentTokens(c *genai.Content) int {
+	n := 0
+	for _, p := range c.Parts {
+		n += len(p.Text)
+		if p.FunctionCall != nil {
+			b, _ := json.Marshal(p.FunctionCall.Args)
+			n += len(b) + len(p.FunctionCall.Name)
+		}
+		if p.FunctionResponse != nil {
+			b, _ := json.Marshal(p.FunctionResponse.Response)
+			n += len(b) + len(p.FunctionResponse.Name)
 		}
 	}
 	return n / 4

@@ -113,6 +113,9 @@ type SubagentInfo struct {
 	Agent string  `json:"agent"`
 	Task  string  `json:"task,omitempty"` // subagent_start
 	End   *RunEnd `json:"end,omitempty"`  // subagent_end
+	// Cancel, on subagent_start, stops the subagent alone: the parent goes
+	// on with its partial result.
+	Cancel func() `json:"-"`
 }
 
 // A ToolCall is a function call of the model, as the harness scheduled it.

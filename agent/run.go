@@ -33,6 +33,13 @@ type Config struct {
 	ContextWindow int
 	CompressAt    float64
 
+	// Policy decides which tool calls run, are refused or need approval;
+	// nil: every call runs, except calls of Approvable tools, which ask.
+	Policy Policy
+	// Approver asks the user to allow the calls the Policy asks about; nil:
+	// such calls are refused with an error result.
+	Approver Approver
+
 	RunID       string // "" generates "<agent>-<hex>"
 	ParentRunID string
 	Now         func() time.Time // nil: time.Now
@@ -68,6 +75,7 @@ type run struct {
 	decls     []*genai.FunctionDeclaration
 	complete  *completeTool
 	clock     *clock
+	perm      permission // Config.Policy and Config.Approver
 
 	yield     func(Event, error) bool
 	gone      bool // the consumer stopped iterating
@@ -78,9 +86,11 @@ type run struct {
 	subject   string // the current thought subject
 	phase     *phase // the running tool phase, nil between phases
 	router    Router
-	window    int     // context window, tokens
-	threshold float64 // compression threshold, fraction of window
-	modelName string  // the model of every call, "" for the Model's default; set by routing
+	window    int                    // context window, tokens
+	threshold float64                // compression threshold, fraction of window
+	modelName string                 // the model of every call, "" for the Model's default; set by routing
+	fixed     int                    // estimated tokens of the preamble
+	sizes     map[*genai.Content]int // estimated tokens of history contents
 	loops     loopDetector
 }
 
@@ -106,6 +116,7 @@ func newRun(cfg Config) (*run, error) {
 	if r.now == nil {
 		r.now = time.Now
 	}
+	r.perm = permission{policy: cfg.Policy, approver: cfg.Approver}
 	r.router = cfg.Router
 	if r.router == (Router{}) {
 		r.router = DefaultRouter
@@ -121,7 +132,10 @@ func newRun(cfg Config) (*run, error) {
 		r.id = def.Name + "-" + randomHex(3)
 	}
 	r.sysPrompt = buildSystemPrompt(cfg, def)
-	r.complete = newCompleteTool(def.OutputSchema)
+	var err error
+	if r.complete, err = newCompleteTool(def.OutputSchema); err != nil {
+		return nil, err
+	}
 	all := append(slices.Clone(cfg.Tools), r.complete)
 	for _, t := range all {
 		name := t.Declaration().Name

@@ -40,6 +40,13 @@ func (p *phase) send(ev Event) {
 	}
 }
 
+// Planner is implemented by tools whose calls set the agent's plan
+// (write_todos): the tool_result event of a successful call carries the plan
+// that Plan reads from the call's arguments.
+type Planner interface {
+	Plan(args json.RawMessage) []Todo
+}
+
 // A scheduled call is one tool call of the current turn.
 type scheduled struct {
 	call    *Call
@@ -99,8 +106,12 @@ func (r *run) runTools(ctx context.Context, fcs []*genai.FunctionCall) ([]*genai
 			if s.err != nil {
 				res.Output, res.IsError = s.err.Error(), true
 			}
-			p.send(Event{Type: EventToolResult, PromptID: s.call.PromptID,
-				Call: &ToolCall{ID: s.call.ID, Name: s.call.Name}, Result: res})
+			ev := Event{Type: EventToolResult, PromptID: s.call.PromptID,
+				Call: &ToolCall{ID: s.call.ID, Name: s.call.Name}, Result: res}
+			if pl, ok := s.tool.(Planner); ok && !res.IsError {
+				ev.Todos = pl.Plan(s.call.Args)
+			}
+			p.send(ev)
 		})
 	}
 	go func() { wg.Wait(); close(p.over) }()
@@ -153,6 +164,10 @@ func (r *run) execute(ctx context.Context, s *scheduled) {
 			s.err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
+	if res, ok, err := r.permit(ctx, s.call, s.tool); !ok {
+		s.result, s.err = res, err
+		return
+	}
 	s.result, s.err = s.tool.Run(ctx, s.call)
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
@@ -120,6 +121,13 @@ func (m *memFS) Rel(p string) string {
 	return strings.TrimPrefix(p, root+"/")
 }
 
+// touch sets the modification time of the file at p.
+func (m *memFS) touch(p string, t time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[m.Rel(p)].ModTime = t
+}
+
 // write is the editor applying a change.
 func (m *memFS) write(p, content string) {
 	m.mu.Lock()
@@ -140,6 +148,7 @@ type answer struct {
 // memFS, and records every change it gets.
 type fakeProposer struct {
 	fs      *memFS
+	write   func(path, content string) // applies a change; nil: fs.write
 	answers []answer
 
 	mu      sync.Mutex
@@ -178,7 +187,11 @@ func (p *fakeProposer) Propose(ctx context.Context, c agent.Change) (agent.Decis
 		if d.Final != "" {
 			content = d.Final
 		}
-		p.fs.write(c.Path, content)
+		if p.write != nil {
+			p.write(c.Path, content)
+		} else {
+			p.fs.write(c.Path, content)
+		}
 	}
 	return d, nil
 }
@@ -194,11 +207,18 @@ func (p *fakeProposer) got() []agent.Change {
 type script struct {
 	files    map[string]string // nil: defaultFiles
 	answers  []answer
+	prelude  []*genai.FunctionCall // a turn played before the calls, if any
 	calls    []*genai.FunctionCall
 	readOnly bool // no Proposer: the run has no edit tools
+	// env and cfg, if set, change the run's tools.Env and agent.Config.
+	env func(*tools.Env)
+	cfg func(*agent.Config)
+	fs  func(*memFS) // changes the workspace before the run
 
 	cancelOn agent.EventType   // cancel the run when this event comes
+	cancel   <-chan struct{}   // cancel the run when this closes
 	watch    func(agent.Event) // sees every event as it comes
+	disk     *diskFS           // the workspace, instead of files in memory
 }
 
 // A transcript is what became of a script.
@@ -207,6 +227,7 @@ type transcript struct {
 	events  []agent.Event
 	end     agent.RunEnd
 	changes []agent.Change // what the Proposer got
+	turn    int            // the turn of the script's calls
 }
 
 var defaultFiles = map[string]string{
@@ -222,19 +243,43 @@ func play(t *testing.T, s script) transcript {
 		files = defaultFiles
 	}
 	fsys := newMemFS(files)
+	if s.fs != nil {
+		s.fs(fsys)
+	}
 	prop := &fakeProposer{fs: fsys, answers: s.answers}
 	env := tools.Env{FS: fsys, Proposer: prop}
+	if s.disk != nil {
+		env.FS, prop.write = s.disk, s.disk.write
+	}
 	if s.readOnly {
 		env.Proposer = nil
 	}
-	model := &scriptedModel{turns: []*genai.GenerateContentResponse{
-		turn(s.calls...),
-		turn(call(agent.CompleteTaskName, map[string]any{"result": "done"})),
-	}}
+	if s.env != nil {
+		s.env(&env)
+	}
+	model := &scriptedModel{}
+	tr := transcript{model: model, turn: 1}
+	if s.prelude != nil {
+		model.turns = append(model.turns, turn(s.prelude...))
+		tr.turn = 2
+	}
+	model.turns = append(model.turns, turn(s.calls...), turn(call(agent.CompleteTaskName, map[string]any{"result": "done"})))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	tr := transcript{model: model}
-	for ev, err := range agent.Run(ctx, agent.Config{Model: model, Tools: tools.Builtin(env), RunID: "test"}, agent.Task{Prompt: "go"}) {
+	if s.cancel != nil {
+		go func() {
+			select {
+			case <-s.cancel:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	cfg := agent.Config{Model: model, Tools: tools.Builtin(env), RunID: "test"}
+	if s.cfg != nil {
+		s.cfg(&cfg)
+	}
+	for ev, err := range agent.Run(ctx, cfg, agent.Task{Prompt: "go"}) {
 		if err != nil {
 			t.Fatalf("agent.Run: %v", err)
 		}
@@ -262,23 +307,23 @@ type reply struct {
 func output(s string) map[string]any  { return map[string]any{"output": s} }
 func toolErr(s string) map[string]any { return map[string]any{"error": s} }
 
-// replies returns the function responses of the first turn's calls, as the
-// model read them in its second request.
+// replies returns the function responses of the script's calls, as the
+// model read them in its next request.
 func (tr transcript) replies(t *testing.T) []reply {
 	t.Helper()
 	reqs := tr.model.requests()
-	if len(reqs) < 2 {
-		t.Fatalf("the model was called %d times, want at least 2 (run end: %+v)", len(reqs), tr.end)
+	if len(reqs) < tr.turn+1 {
+		t.Fatalf("the model was called %d times, want at least %d (run end: %+v)", len(reqs), tr.turn+1, tr.end)
 	}
-	contents := reqs[1].Contents
+	contents := reqs[tr.turn].Contents
 	last := contents[len(contents)-1]
 	if last.Role != genai.RoleUser {
-		t.Errorf("last content of request 2 has role %q, want %q", last.Role, genai.RoleUser)
+		t.Errorf("last content of request %d has role %q, want %q", tr.turn+1, last.Role, genai.RoleUser)
 	}
 	var rs []reply
 	for _, p := range last.Parts {
 		if p.FunctionResponse == nil {
-			t.Fatalf("request 2 ends with a part that is no function response: %+v", p)
+			t.Fatalf("request %d ends with a part that is no function response: %+v", tr.turn+1, p)
 		}
 		rs = append(rs, reply{Name: p.FunctionResponse.Name, Response: p.FunctionResponse.Response})
 	}
@@ -303,11 +348,12 @@ type edit struct {
 	HasDiff        bool
 }
 
-// steps returns the tool call events of the first turn, in stream order.
+// steps returns the tool call events of the script's calls, in stream
+// order.
 func (tr transcript) steps() []step {
 	var ss []step
 	for _, ev := range tr.events {
-		if ev.Turn != 1 || ev.Call == nil {
+		if ev.Turn != tr.turn || ev.Call == nil {
 			continue
 		}
 		s := step{Type: ev.Type, Tool: ev.Call.Name}
@@ -353,6 +399,8 @@ type toolCase struct {
 	name    string
 	files   map[string]string // nil: defaultFiles
 	answers []answer
+	prelude []*genai.FunctionCall // a turn before the call
+	env     func(*tools.Env)
 	call    *genai.FunctionCall
 	want    map[string]any // the function response the model gets
 	steps   []step
@@ -360,8 +408,8 @@ type toolCase struct {
 }
 
 func (c toolCase) check(t *testing.T) {
-	tr := play(t, script{files: c.files, answers: c.answers, calls: []*genai.FunctionCall{c.call}})
-	if diff := cmp.Diff(agent.RunEnd{Reason: agent.StopGoal, Result: "done", Turns: 2}, tr.end); diff != "" {
+	tr := play(t, script{files: c.files, answers: c.answers, prelude: c.prelude, env: c.env, calls: []*genai.FunctionCall{c.call}})
+	if diff := cmp.Diff(agent.RunEnd{Reason: agent.StopGoal, Result: "done", Turns: tr.turn + 1}, tr.end); diff != "" {
 		t.Errorf("run end (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]reply{{Name: c.call.Name, Response: c.want}}, tr.replies(t)); diff != "" {

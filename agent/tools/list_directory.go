@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,12 +21,9 @@ type listDirectoryArgs struct {
 
 type listDirectoryTool struct{ *agent.Func[listDirectoryArgs] }
 
-// skippedNames are never listed.
-var skippedNames = map[string]bool{".git": true}
-
 func listDirectory(st *state) agent.Tool {
 	return listDirectoryTool{agent.NewFunc("list_directory", listDirectoryDoc, func(ctx context.Context, call *agent.Call, a listDirectoryArgs) (agent.Result, error) {
-		path, err := st.env.FS.Resolve(a.DirPath)
+		path, err := st.resolve("list_directory", a.DirPath, reading)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
@@ -33,10 +31,12 @@ func listDirectory(st *state) agent.Tool {
 		if err != nil {
 			return agent.Errorf("cannot list %s: %v", a.DirPath, err), nil
 		}
+		ig, parts := ignoreAbove(st.env.FS, path)
+		ig = ig.with(st.env.FS, path, parts)
 		var names []string
 		skipped := 0
 		for _, e := range entries {
-			if skippedNames[e.Name()] {
+			if ig.ignored(append(slices.Clip(parts), e.Name()), e.IsDir()) {
 				skipped++
 				continue
 			}

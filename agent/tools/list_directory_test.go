@@ -57,3 +57,51 @@ func TestListDirectory(t *testing.T) {
 		steps: []step{called("list_directory", "Listing ../.."), failed("list_directory", "")},
 	}})
 }
+
+func TestListDirectoryIgnores(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"/ws/.gitignore":           "# build output\n*.log\nbuild/\n/only-root.txt\n!keep.log\n",
+		"/ws/.agentlsignore":       "secret-notes/\n",
+		"/ws/a.go":                 "package a\n",
+		"/ws/debug.log":            "x\n",
+		"/ws/keep.log":             "x\n",
+		"/ws/only-root.txt":        "x\n",
+		"/ws/build/out.bin":        "x\n",
+		"/ws/secret-notes/n.md":    "x\n",
+		"/ws/sub/only-root.txt":    "x\n",
+		"/ws/sub/trace.log":        "x\n",
+		"/ws/sub/.gitignore":       "gen/\n",
+		"/ws/sub/gen/x.go":         "x\n",
+		"/ws/sub/deep/gen/y.go":    "x\n",
+		"/ws/sub/deep/z.go":        "x\n",
+		"/ws/other/gen/kept.go":    "x\n",
+		"/ws/.git/HEAD":            "x\n",
+		"/ws/sub/.gitignore.orig/": "",
+	}
+	runCases(t, []toolCase{{
+		name:  "root",
+		files: files,
+		call:  call("list_directory", map[string]any{"dir_path": "."}),
+		want:  output(".:\n.agentlsignore\n.gitignore\na.go\nkeep.log\nother/\nsub/\n(5 ignored entries not shown)\n"),
+		steps: []step{called("list_directory", "Listing ."), succeeded("list_directory", "Listed .")},
+	}, {
+		name:  "the root's patterns and the folder's own apply below",
+		files: files,
+		call:  call("list_directory", map[string]any{"dir_path": "sub"}),
+		want:  output("sub:\n.gitignore\n.gitignore.orig/\ndeep/\nonly-root.txt\n(2 ignored entries not shown)\n"),
+		steps: []step{called("list_directory", "Listing sub"), succeeded("list_directory", "Listed sub")},
+	}, {
+		name:  "deeper",
+		files: files,
+		call:  call("list_directory", map[string]any{"dir_path": "sub/deep"}),
+		want:  output("sub/deep:\nz.go\n(1 ignored entries not shown)\n"),
+		steps: []step{called("list_directory", "Listing sub/deep"), succeeded("list_directory", "Listed sub/deep")},
+	}, {
+		name:  "a folder's patterns stay in it",
+		files: files,
+		call:  call("list_directory", map[string]any{"dir_path": "other"}),
+		want:  output("other:\ngen/\n"),
+		steps: []step{called("list_directory", "Listing other"), succeeded("list_directory", "Listed other")},
+	}})
+}

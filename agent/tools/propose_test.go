@@ -91,7 +91,7 @@ func TestProposerError(t *testing.T) {
 // tools, and a call to one is answered as an unknown tool.
 func TestReadOnly(t *testing.T) {
 	t.Parallel()
-	const unknown = "; the tools you can call are: complete_task, list_directory, read_file"
+	const unknown = "; the tools you can call are: complete_task, glob, grep_search, list_directory, read_file, write_todos"
 	tests := []struct {
 		name     string
 		readOnly bool
@@ -106,7 +106,7 @@ func TestReadOnly(t *testing.T) {
 			call("write_file", map[string]any{"file_path": "new.go", "content": "package x\n"}),
 			call("read_file", map[string]any{"file_path": "c.txt", "limit": 1}),
 		},
-		decls: []string{"read_file", "list_directory", "complete_task"},
+		decls: []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "complete_task"},
 		replies: []reply{
 			{Name: "replace", Response: toolErr(`unknown tool "replace"` + unknown)},
 			{Name: "write_file", Response: toolErr(`unknown tool "write_file"` + unknown)},
@@ -116,7 +116,7 @@ func TestReadOnly(t *testing.T) {
 		name:     "run with a Proposer",
 		readOnly: false,
 		calls:    []*genai.FunctionCall{call("replace", map[string]any{"file_path": "b.go", "old_string": "return 1", "new_string": "return 2"})},
-		decls:    []string{"read_file", "list_directory", "replace", "write_file", "complete_task"},
+		decls:    []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "replace", "write_file", "run_shell_command", "complete_task"},
 		replies:  []reply{{Name: "replace", Response: output("The user accepted the change; b.go is updated (+1 \u22121).")}},
 	}}
 	for _, tt := range tests {

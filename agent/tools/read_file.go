@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent"
 )
@@ -15,8 +17,13 @@ import (
 //go:embed read_file.md
 var readFileDoc string
 
-// maxReadLines caps one read_file result.
-const maxReadLines = 2000
+// Caps of one read_file result: lines, bytes, and the length of one line.
+const (
+	maxReadLines   = 2000
+	maxReadBytes   = 128 << 10
+	maxLineLength  = 2000
+	binarySniffLen = 8000
+)
 
 type readFileArgs struct {
 	FilePath string `json:"file_path" jsonschema:"the file to read, relative to the workspace root"`
@@ -28,7 +35,7 @@ type readFileTool struct{ *agent.Func[readFileArgs] }
 
 func readFile(st *state) agent.Tool {
 	return readFileTool{agent.NewFunc("read_file", readFileDoc, func(ctx context.Context, call *agent.Call, a readFileArgs) (agent.Result, error) {
-		path, err := st.env.FS.Resolve(a.FilePath)
+		path, err := st.resolve("read_file", a.FilePath, reading)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
@@ -39,8 +46,11 @@ func readFile(st *state) agent.Tool {
 		if err != nil {
 			return agent.Errorf("cannot read %s: %v", a.FilePath, err), nil
 		}
-		st.markRead(path)
 		name := st.env.FS.Rel(path)
+		if kind, ok := binaryKind(text); ok {
+			return agent.Errorf("%s is a binary file (%s); read_file reads text files only", name, kind), nil
+		}
+		st.markRead(path)
 		out, err := lineWindow(text, a.Offset, a.Limit)
 		if err != nil {
 			return agent.Errorf("%s: %v", name, err), nil
@@ -56,7 +66,8 @@ func (readFileTool) Describe(args json.RawMessage) string {
 }
 
 // lineWindow returns lines [offset, offset+limit) of text, capped at
-// maxReadLines, with a notice telling how to read the rest.
+// maxReadLines lines and about maxReadBytes bytes, with a notice telling how
+// to read the rest. Lines longer than maxLineLength are cut.
 func lineWindow(text string, offset, limit int) (string, error) {
 	if offset < 0 || limit < 0 {
 		return "", errors.New("offset and limit must not be negative")
@@ -72,14 +83,67 @@ func lineWindow(text string, offset, limit int) (string, error) {
 	if limit == 0 || limit > maxReadLines {
 		limit = maxReadLines
 	}
-	end := min(offset+limit, total)
-	body := strings.Join(lines[offset:end], "")
-	if offset == 0 && end == total {
-		return body, nil
+	var body strings.Builder
+	end, cut := offset, 0
+	for ; end < min(offset+limit, total); end++ {
+		line := lines[end]
+		if body.Len()+len(line) > maxReadBytes && end > offset {
+			break
+		}
+		if content := strings.TrimRight(line, "\r\n"); len(content) > maxLineLength {
+			line = truncateUTF8(content, maxLineLength) + fmt.Sprintf(" [… line cut at %d of %d characters]", maxLineLength, len(content)) + line[len(content):]
+			cut++
+		}
+		body.WriteString(line)
+	}
+	if offset == 0 && end == total && cut == 0 {
+		return body.String(), nil
 	}
 	notice := fmt.Sprintf("[Showing lines %d-%d of %d.", offset+1, end, total)
 	if end < total { // past the end there is nothing more to read
 		notice += fmt.Sprintf(" To read more, call read_file with offset %d.", end)
 	}
-	return notice + "]\n" + body, nil
+	if cut > 0 {
+		notice += fmt.Sprintf(" %d long lines were cut.", cut)
+	}
+	return notice + "]\n" + body.String(), nil
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// binaryKind reports whether text is the content of a binary file, and its
+// media type: a NUL byte, or bytes that are not UTF-8, in its beginning.
+func binaryKind(text string) (string, bool) {
+	head := text[:min(len(text), binarySniffLen)]
+	if !strings.ContainsRune(head, 0) && validUTF8Prefix(head, len(head) < len(text)) {
+		return "", false
+	}
+	kind, _, _ := strings.Cut(http.DetectContentType([]byte(head)), ";")
+	if strings.HasPrefix(kind, "text/") {
+		kind = "application/octet-stream" // not UTF-8, whatever its beginning looks like
+	}
+	return kind, true
+}
+
+// validUTF8Prefix reports whether head is UTF-8; when head was cut from a
+// longer text, its last character may be incomplete.
+func validUTF8Prefix(head string, cut bool) bool {
+	for i := 0; i < utf8.UTFMax && i <= len(head); i++ {
+		if utf8.ValidString(head[:len(head)-i]) {
+			return true
+		}
+		if !cut {
+			return false
+		}
+	}
+	return false
 }

@@ -29,7 +29,7 @@ type replaceTool struct {
 
 func replace(st *state) agent.Tool {
 	return replaceTool{agent.NewFunc("replace", replaceDoc, func(ctx context.Context, call *agent.Call, a replaceArgs) (agent.Result, error) {
-		path, err := st.env.FS.Resolve(a.FilePath)
+		path, err := st.resolve("replace", a.FilePath, writing)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
@@ -47,22 +47,36 @@ func replace(st *state) agent.Tool {
 		if a.OldString == a.NewString {
 			return agent.Errorf("old_string and new_string are the same; nothing to change"), nil
 		}
+		if ph := placeholders(path, a.NewString, a.OldString); len(ph) > 0 {
+			return agent.Errorf("new_string has %q where code should be: it looks like a stand-in for code left out, and the change would delete that code. Give the complete new text.", ph[0]), nil
+		}
 		want := a.ExpectedReplacements
 		if want <= 0 {
 			want = 1
 		}
-		n := strings.Count(old, a.OldString)
+		oldString, newString := a.OldString, a.NewString
+		n := strings.Count(old, oldString)
+		if n == 0 && strings.Contains(old, "\r\n") && !strings.Contains(oldString, "\r") {
+			// The file has Windows line ends; the model wrote Unix ones.
+			oldString = strings.ReplaceAll(oldString, "\n", "\r\n")
+			newString = strings.ReplaceAll(newString, "\n", "\r\n")
+			n = strings.Count(old, oldString)
+		}
 		switch {
 		case n == 0:
-			return agent.Errorf("old_string was not found in %s. Read the file again and copy the text exactly.", name), nil
+			msg := fmt.Sprintf("old_string was not found in %s. ", name)
+			if near := nearest(old, a.OldString); near != "" {
+				msg += near // ends with a newline
+			}
+			return agent.Errorf("%sRead the file again and copy the text exactly, including white space.", msg), nil
 		case n < want: // more context would not help: the text is not there
 			return agent.Errorf("old_string matches only %d of the %d expected places in %s (lines %s). Read the file again, or set expected_replacements to %d.",
-				n, want, name, matchLines(old, a.OldString), n), nil
+				n, want, name, matchLines(old, oldString), n), nil
 		case n > want:
 			return agent.Errorf("old_string matches %d times in %s (lines %s) but expected_replacements is %d. Add surrounding context to match one place, or set expected_replacements to %d.",
-				n, name, matchLines(old, a.OldString), want, n), nil
+				n, name, matchLines(old, oldString), want, n), nil
 		}
-		updated := strings.ReplaceAll(old, a.OldString, a.NewString)
+		updated := strings.ReplaceAll(old, oldString, newString)
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: updated, Tool: "replace"})
 	}), st}
 }

@@ -53,7 +53,7 @@ func TestReplace(t *testing.T) {
 	}, {
 		name:  "no match",
 		call:  call("replace", map[string]any{"file_path": "b.go", "old_string": "return 7", "new_string": "return 2"}),
-		want:  toolErr("old_string was not found in b.go. Read the file again and copy the text exactly."),
+		want:  toolErr("old_string was not found in b.go. Read the file again and copy the text exactly, including white space."),
 		steps: []step{called("replace", "Editing b.go"), failed("replace", "")},
 	}, {
 		name:  "more matches than expected",
@@ -149,5 +149,58 @@ func TestReplace(t *testing.T) {
 		call:  call("replace", map[string]any{"file_path": "/etc/hosts", "old_string": "a", "new_string": "b"}),
 		want:  toolErr("/etc/hosts is outside the workspace"),
 		steps: []step{called("replace", "Editing /etc/hosts"), failed("replace", "")},
+	}})
+}
+
+func TestReplaceHelps(t *testing.T) {
+	t.Parallel()
+	const goFile = "package a\n\nfunc f(x int) int {\n\tif x > 0 {\n\t\treturn x * 2\n\t}\n\treturn 0\n}\n"
+	files := map[string]string{"/ws/a.go": goFile, "/ws/crlf.txt": "one\r\ntwo\r\nthree\r\n", "/ws/.env": "A=1\n", "/ws/.git/config": "[core]\n"}
+	crlfEdit := edit{Path: "/ws/crlf.txt", Name: "crlf.txt", Added: 2, Deleted: 2}
+	runCases(t, []toolCase{{
+		name:  "other indentation",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": "a.go", "old_string": "    if x > 0 {\n        return x * 2", "new_string": "x"}),
+		want: toolErr("old_string was not found in a.go. The text is there with other white space (indentation, tabs or line ends) at lines 4-5:\n" +
+			"     4\t\tif x > 0 {\n     5\t\t\treturn x * 2\nRead the file again and copy the text exactly, including white space."),
+		steps: []step{called("replace", "Editing a.go"), failed("replace", "")},
+	}, {
+		name:  "nearly the same text",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": "a.go", "old_string": "\tif x >= 0 {\n\t\treturn x * 3\n", "new_string": "x"}),
+		want: toolErr("old_string was not found in a.go. The most similar text is at lines 4-5:\n" +
+			"     4\t\tif x > 0 {\n     5\t\t\treturn x * 2\nRead the file again and copy the text exactly, including white space."),
+		steps: []step{called("replace", "Editing a.go"), failed("replace", "")},
+	}, {
+		name:  "Windows line ends",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": "crlf.txt", "old_string": "one\ntwo\n", "new_string": "1\n2\n"}),
+		want:  output("The user accepted the change; crlf.txt is updated (+2 \u22122)."),
+		steps: []step{
+			called("replace", "Editing crlf.txt"),
+			proposed("replace", crlfEdit),
+			decided("replace", crlfEdit, agent.OutcomeApplied, ""),
+			succeeded("replace", "Changed crlf.txt (+2 \u22122)"),
+		},
+		changes: []agent.Change{{Path: "/ws/crlf.txt", Name: "crlf.txt", Old: "one\r\ntwo\r\nthree\r\n", New: "1\r\n2\r\nthree\r\n", Tool: "replace"}},
+	}, {
+		name:  "placeholder for left-out code",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": "a.go", "old_string": "\tif x > 0 {\n\t\treturn x * 2\n\t}\n", "new_string": "\t// ... existing code ...\n"}),
+		want:  toolErr("new_string has \"// ... existing code ...\" where code should be: it looks like a stand-in for code left out, and the change would delete that code. Give the complete new text."),
+		steps: []step{called("replace", "Editing a.go"), failed("replace", "")},
+	}, {
+		name:  "secret file",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": ".env", "old_string": "A=1", "new_string": "A=2"}),
+		want: toolErr(".env looks like a file of secrets (keys, tokens, credentials), which tools may not use; " +
+			"a policy rule with a pathPattern can allow it. Do not try to reach it another way"),
+		steps: []step{called("replace", "Editing .env"), failed("replace", "")},
+	}, {
+		name:  "inside .git",
+		files: files,
+		call:  call("replace", map[string]any{"file_path": ".git/config", "old_string": "[core]", "new_string": "[core]\n\thooksPath = /tmp"}),
+		want:  toolErr(".git/config is inside .git/, which agentls never changes; leave it to the user"),
+		steps: []step{called("replace", "Editing .git/config"), failed("replace", "")},
 	}})
 }

@@ -1,28 +1,58 @@
 // Package tools holds agentls's built-in tools, one file and one embedded
 // description each. Tool names and parameters follow Gemini CLI's, which
 // Gemini models are trained on.
+//
+// Every path a tool is given goes through the run's agent.FS, which confines
+// it to the workspace; on top of that the tools refuse secret-looking files
+// (unless a policy rule allows them) and never write under .git or .agentls.
 package tools
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 )
 
 // Env is what the tools of one run work with.
 type Env struct {
-	FS       agent.FS
-	Proposer agent.Proposer // nil: the run is read-only and no edit tool is offered
+	FS agent.FS
+	// Proposer receives the changes of edit tools. nil: the run is read-only
+	// and neither edit tools nor run_shell_command are offered.
+	Proposer agent.Proposer
+	// Mode is the run's approval mode; in plan mode neither edit tools nor
+	// run_shell_command are offered.
+	Mode policy.Mode
+	// Policy decides whether secret-looking files (.env, keys) may be used;
+	// nil refuses them all.
+	Policy PathPolicy
+	// ShellTimeout limits one shell command; 0: DefaultShellTimeout.
+	ShellTimeout time.Duration
+	// Environ is the environment shell commands start from, before secrets
+	// are taken out; nil: the server's own (os.Environ).
+	Environ []string
+	// Secrets are values shell commands must never see, such as the model's
+	// API key: variables holding them are taken out of the environment.
+	Secrets []string
+}
+
+// PathPolicy decides whether a tool may use a secret-looking file; path is
+// relative to its workspace folder. policy.Policy implements it.
+type PathPolicy interface {
+	AllowsPath(tool, path string) bool
 }
 
 // Builtin returns the built-in tools for one run. Tools keep per-run state
 // (which files the run has read), so each run needs its own set.
 func Builtin(env Env) []agent.Tool {
 	st := &state{env: env, read: make(map[string]bool)}
-	ts := []agent.Tool{readFile(st), listDirectory(st)}
-	if env.Proposer != nil {
-		ts = append(ts, replace(st), writeFile(st))
+	ts := []agent.Tool{readFile(st), listDirectory(st), glob(st), grepSearch(st), writeTodos()}
+	if env.Proposer != nil && env.Mode != policy.ModePlan {
+		ts = append(ts, replace(st), writeFile(st), runShellCommand(st))
 	}
 	return ts
 }
@@ -59,6 +89,55 @@ func (s *state) pathLock(p string) []string {
 		return []string{"file:" + abs}
 	}
 	return []string{"file:" + filepath.Clean(p)}
+}
+
+// access is what a tool wants to do with a file.
+type access int
+
+const (
+	reading access = iota
+	writing
+)
+
+// protectedDirs are folders no edit tool writes in: the repository's
+// history, and agentls's own settings (a policy the agent could rewrite
+// would be no policy).
+var protectedDirs = []string{".git", ".agentls"}
+
+// resolve resolves a path a tool was given and checks the tool may use it
+// for acc. The error is for the model: it says what was refused and why.
+func (s *state) resolve(tool, p string, acc access) (string, error) {
+	abs, err := s.env.FS.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := s.allowed(tool, abs, acc); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// allowed checks that tool may use the resolved path abs for acc.
+func (s *state) allowed(tool, abs string, acc access) error {
+	name := s.env.FS.Rel(abs)
+	if acc == writing {
+		for _, el := range strings.Split(filepath.ToSlash(name), "/") {
+			for _, d := range protectedDirs {
+				if strings.EqualFold(el, d) {
+					return fmt.Errorf("%s is inside %s/, which agentls never changes; leave it to the user", name, d)
+				}
+			}
+		}
+	}
+	if policy.IsSecret(abs) && !s.allowsSecret(tool, name) {
+		return fmt.Errorf("%s looks like a file of secrets (keys, tokens, credentials), which tools may not use; "+
+			"a policy rule with a pathPattern can allow it. Do not try to reach it another way", name)
+	}
+	return nil
+}
+
+func (s *state) allowsSecret(tool, name string) bool {
+	return s.env.Policy != nil && s.env.Policy.AllowsPath(tool, name)
 }
 
 // describe is a call's progress line, "Reading a.go"; "" (no line) when the

@@ -25,7 +25,7 @@ type writeFileTool struct {
 
 func writeFile(st *state) agent.Tool {
 	return writeFileTool{agent.NewFunc("write_file", writeFileDoc, func(ctx context.Context, call *agent.Call, a writeFileArgs) (agent.Result, error) {
-		path, err := st.env.FS.Resolve(a.FilePath)
+		path, err := st.resolve("write_file", a.FilePath, writing)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
@@ -37,6 +37,13 @@ func writeFile(st *state) agent.Tool {
 		}
 		if !create && old == a.Content {
 			return agent.Errorf("%s already has this content; nothing to change", name), nil
+		}
+		if !create && !st.hasRead(path) {
+			return agent.Errorf("%s exists and you have not read it in this run. Read it first, then give its complete new content, or use replace for a local change.", name), nil
+		}
+		if ph := placeholders(path, a.Content, old); len(ph) > 0 {
+			return agent.Errorf("content has %q where code should be: it looks like a stand-in for code left out, and writing it would delete that code from %s. "+
+				"Give the complete content of the file, or use replace to change only part of it.", ph[0], name), nil
 		}
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: a.Content, Create: create, Tool: "write_file"})
 	}), st}

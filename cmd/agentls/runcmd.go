@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/record"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/workspace"
@@ -102,12 +103,21 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	root = ws.Roots()[0]
 	pr := newPrinter(stdout, isTerminal(stdout))
-	prop := &termProposer{yes: *yes, in: bufio.NewReader(stdin), p: pr}
-	env := tools.Env{FS: &diskFS{ws: ws, root: root}, Proposer: prop}
+	in := bufio.NewReader(stdin)
+	prop := &termProposer{yes: *yes, in: in, p: pr}
+	eng := policy.New(policy.UserFile())
+	if err := eng.Load([]string{root}); err != nil {
+		fmt.Fprintf(stderr, "agentls: policy rules ignored: %v\n", err)
+	}
+	pol := eng.WithMode(policy.ModeDefault)
+	env := tools.Env{FS: &diskFS{ws: ws, root: root}, Proposer: prop, Mode: pol.Mode(), Policy: pol,
+		Secrets: []string{getenv("GEMINI_API_KEY"), getenv("GOOGLE_API_KEY")}}
 	cfg := agent.Config{
-		Model: m,
-		Agent: agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools: tools.Builtin(env),
+		Model:    m,
+		Agent:    agent.Definition{Name: "main", MaxTurns: *maxTurns},
+		Tools:    tools.Builtin(env),
+		Policy:   pol,
+		Approver: &termApprover{yes: *yes, in: in, p: pr, eng: eng, root: root},
 	}
 	end := agent.RunEnd{Reason: agent.StopError}
 	for ev, err := range agent.Run(ctx, cfg, agent.Task{Prompt: prompt}) {

@@ -5,11 +5,7 @@
 package deps
 
 import (
-	_ "github.com/BurntSushi/toml"
-	_ "github.com/bmatcuk/doublestar/v4"
 	_ "github.com/creack/pty"
-	_ "github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	_ "go.uber.org/goleak"
 	_ "go.yaml.in/yaml/v3"
 	_ "golang.org/x/time/rate"
 )

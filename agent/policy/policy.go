@@ -1,0 +1,376 @@
+// Package policy decides which tool calls run, which are refused and which
+// need the user's approval, from rules in TOML files in the spirit of Gemini
+// CLI's policy engine, the approval mode, and the user's "always allow"
+// answers of the session.
+//
+// Vocabulary:
+//   - a rule matches calls (by tool, subagent, arguments, shell command) and
+//     decides them: allow, deny or ask;
+//   - a rule's source ranks it: default < workspace (.agentls/policy.toml
+//     of a workspace folder) < user (os.UserConfigDir()/agentls/policy.toml);
+//     within a source the higher priority wins, and of equal ones the
+//     stricter decision;
+//   - a session rule is an "always allow" answer: it allows calls that the
+//     other rules would ask about, and nothing they deny;
+//   - the mode is the run's approval mode: plan (read-only), default,
+//     autoEdit.
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// A Mode is an approval mode.
+type Mode string
+
+// Approval modes.
+const (
+	// ModePlan is read-only: no edit or shell tool is offered, and calls of
+	// them are denied.
+	ModePlan Mode = "plan"
+	// ModeDefault proposes edits for confirmation and asks before shell
+	// commands.
+	ModeDefault Mode = "default"
+	// ModeAutoEdit sends edits without asking for confirmation; shell
+	// commands still ask.
+	ModeAutoEdit Mode = "autoEdit"
+)
+
+// ParseMode reads an approval mode; "" is ModeDefault.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case "":
+		return ModeDefault, nil
+	case ModePlan, ModeDefault, ModeAutoEdit:
+		return m, nil
+	}
+	return "", fmt.Errorf("approval mode %q is not one of plan, default, autoEdit", s)
+}
+
+// Tool kinds the defaults know.
+var (
+	readOnlyTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "codebase_investigator"}
+	editTools     = []string{"replace", "write_file"}
+)
+
+// defaults are the rules every engine starts from.
+func defaults() []*Rule {
+	rs := []*Rule{
+		{ID: "default:read-only", Name: "default: read-only tools run", ToolName: readOnlyTools, Decision: agent.VerdictAllow},
+		{ID: "default:edits", Name: "default: edits are proposed to the user", ToolName: editTools, Decision: agent.VerdictAllow},
+		{ID: "default:shell", Name: "default: shell commands need approval", ToolName: []string{ShellTool}, Decision: agent.VerdictAsk},
+	}
+	for _, r := range rs {
+		r.Source = SourceDefault
+		if err := r.compile(); err != nil {
+			panic(err) // Inv: the defaults are valid
+		}
+	}
+	return rs
+}
+
+// An Engine holds the rules of a session: the defaults, the rules of the
+// policy files, and the session's "always allow" rules. It is safe for
+// concurrent use; [Engine.WithMode] gives the [agent.Policy] of a run.
+type Engine struct {
+	userFile string
+	defaults []*Rule
+
+	mu      sync.Mutex
+	files   []*ruleFile // the user's, then the workspace folders', in order
+	session []*Rule
+	nextID  int
+}
+
+// A ruleFile is a policy file as last read.
+type ruleFile struct {
+	path   string
+	source Source
+	root   string // the workspace folder, for a workspace file
+	mod    time.Time
+	size   int64
+	exists bool
+	rules  []*Rule
+}
+
+// New returns an engine with the default rules. userFile is the user's
+// policy file ("" for none; see [UserFile]); [Engine.Load] reads it and the
+// workspace files.
+func New(userFile string) *Engine {
+	return &Engine{userFile: userFile, defaults: defaults()}
+}
+
+// Load reads the user's policy file and those of the workspace folders
+// roots, each again only when it changed since it was last read. A rule
+// with errors is left out; a file that is not valid TOML keeps the rules it
+// had before (none, the first time). The errors, which name the file and the
+// line, are returned joined.
+func (e *Engine) Load(roots []string) error {
+	want := []*ruleFile{}
+	if e.userFile != "" {
+		want = append(want, &ruleFile{path: e.userFile, source: SourceUser})
+	}
+	for _, root := range roots {
+		want = append(want, &ruleFile{path: WorkspaceFile(root), source: SourceWorkspace, root: root})
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var errs []error
+	for i, f := range want {
+		if old := e.file(f.path); old != nil {
+			want[i] = old
+		}
+		if err := want[i].refresh(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	e.files = want
+	return errors.Join(errs...)
+}
+
+// file returns the policy file at path as last read, nil if it is not read.
+// e.mu is held.
+func (e *Engine) file(path string) *ruleFile {
+	i := slices.IndexFunc(e.files, func(f *ruleFile) bool { return f.path == path })
+	if i < 0 {
+		return nil
+	}
+	return e.files[i]
+}
+
+// refresh reads f again if it changed on disk.
+func (f *ruleFile) refresh() error {
+	fi, err := os.Stat(f.path)
+	if errors.Is(err, os.ErrNotExist) {
+		f.exists, f.rules = false, nil
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	if f.exists && fi.ModTime().Equal(f.mod) && fi.Size() == f.size {
+		return nil
+	}
+	data, err := os.ReadFile(f.path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	rules, err := ParseFile(f.path, string(data), f.source)
+	f.exists, f.mod, f.size = true, fi.ModTime(), fi.Size()
+	if rules == nil && err != nil {
+		return err // not TOML: keep the rules of the last good read
+	}
+	for _, r := range rules {
+		if f.root != "" {
+			r.Dir = f.root
+		}
+	}
+	f.rules = rules
+	return err
+}
+
+// ruleSet returns the rules in force and the session rules. The rules
+// themselves are never changed once made, so they may be read without the
+// lock.
+func (e *Engine) ruleSet() (rules, session []*Rule) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rules = slices.Clone(e.defaults)
+	for _, f := range e.files {
+		rules = append(rules, f.rules...)
+	}
+	return rules, slices.Clone(e.session)
+}
+
+// WithMode returns the policy of a run in mode m.
+func (e *Engine) WithMode(m Mode) Policy { return Policy{e: e, mode: m} }
+
+// Policy is an engine's rules applied in one approval mode. It implements
+// agent.Policy.
+type Policy struct {
+	e    *Engine
+	mode Mode
+}
+
+// Mode is the policy's approval mode.
+func (p Policy) Mode() Mode { return p.mode }
+
+// Check implements agent.Policy: the rule of the highest rank that matches
+// decides; when it asks, a session rule that matches allows. A call no rule
+// matches is asked about (denied in plan mode). In plan mode no rule allows
+// an edit, a shell command or another call that needs approval.
+func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
+	if p.mode == ModePlan && (c.Approval != nil || slices.Contains(editTools, c.Tool) || c.Tool == ShellTool) {
+		return agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}
+	}
+	rules, session := p.e.ruleSet()
+	args := sync.OnceValue(func() string { return stableJSON(c.Args) })
+	var best *Rule
+	for _, r := range rules {
+		if r.PathPattern == nil && r.matches(&c, p.mode, args) && r.outranks(best) {
+			best = r
+		}
+	}
+	if best == nil {
+		if p.mode == ModePlan {
+			return agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}
+		}
+		return agent.PolicyDecision{Verdict: agent.VerdictAsk}
+	}
+	d := agent.PolicyDecision{Verdict: best.Decision, Rule: best.Label()}
+	if best.Decision == agent.VerdictDeny {
+		d.Message = best.DenyMessage
+	}
+	if best.Decision == agent.VerdictAsk {
+		for _, r := range session {
+			if r.matches(&c, p.mode, args) {
+				return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: r.Label()}
+			}
+		}
+	}
+	return d
+}
+
+// AllowsPath reports whether a rule with a pathPattern allows tool to use
+// the secret-looking file at rel, a workspace-relative path. Without one,
+// secret files are refused.
+func (p Policy) AllowsPath(tool, rel string) bool {
+	rules, _ := p.e.ruleSet()
+	var best *Rule
+	for _, r := range rules {
+		if r.matchesPath(tool, rel, p.mode) && r.outranks(best) {
+			best = r
+		}
+	}
+	return best != nil && best.Decision == agent.VerdictAllow
+}
+
+// AllowAlways adds a session rule that allows shell commands made of the
+// given prefixes, run in dir or below it ("" for anywhere): the "always
+// allow" answer to an approval. It returns the rule.
+func (e *Engine) AllowAlways(prefixes []string, dir string) (Rule, error) {
+	if len(prefixes) == 0 {
+		return Rule{}, errors.New("no command prefix to allow")
+	}
+	r := &Rule{ToolName: []string{ShellTool}, CommandPrefix: slices.Clone(prefixes), Dir: dir,
+		Decision: agent.VerdictAllow, Source: SourceSession}
+	if err := r.compile(); err != nil {
+		return Rule{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.nextID++
+	r.ID = fmt.Sprintf("session-%d", e.nextID)
+	r.Name = "always allow " + quoteList(prefixes)
+	e.session = append(e.session, r)
+	return *r, nil
+}
+
+// Rules lists the rules of the policy files and of the session, highest
+// rank first; the defaults are left out.
+func (e *Engine) Rules() []Rule {
+	rules, session := e.ruleSet()
+	var out []Rule
+	for _, r := range append(rules, session...) {
+		if r.Source != SourceDefault {
+			out = append(out, *r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Rule) int {
+		if a.Source == SourceSession || b.Source == SourceSession {
+			return boolCmp(a.Source == SourceSession, b.Source == SourceSession)
+		}
+		return b.rank() - a.rank()
+	})
+	return out
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+// ErrNotSession reports a rule that only its file can change.
+var ErrNotSession = errors.New("not a session rule")
+
+// Remove revokes the session rule with the given ID. Rules of policy files
+// are changed by editing their file.
+func (e *Engine) Remove(id string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	i := slices.IndexFunc(e.session, func(r *Rule) bool { return r.ID == id })
+	if i < 0 {
+		return e.notSession(id)
+	}
+	e.session = slices.Delete(e.session, i, i+1)
+	return nil
+}
+
+// notSession explains why id names no session rule. e.mu is held.
+func (e *Engine) notSession(id string) error {
+	for _, f := range e.files {
+		for _, r := range f.rules {
+			if r.ID == id {
+				return fmt.Errorf("rule %s: %w; edit %s to change it", id, ErrNotSession, f.path)
+			}
+		}
+	}
+	return fmt.Errorf("no rule %q", id)
+}
+
+// Save moves the session rule with the given ID into the policy file at
+// path (a workspace's [WorkspaceFile]), so that later sessions have it too.
+// The rule then comes from the file; Save returns it as read back.
+func (e *Engine) Save(id, path string) (Rule, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	i := slices.IndexFunc(e.session, func(r *Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, e.notSession(id)
+	}
+	r := *e.session[i]
+	r.Dir = "" // a workspace file's rules are bound to its folder
+	if err := appendRule(path, &r); err != nil {
+		return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
+	}
+	e.session = slices.Delete(e.session, i, i+1)
+	f := e.file(path)
+	if f == nil {
+		f = &ruleFile{path: path, source: SourceWorkspace, root: filepath.Dir(filepath.Dir(path))}
+		if path == e.userFile {
+			f.source, f.root = SourceUser, ""
+		}
+		e.files = append(e.files, f)
+	}
+	err := f.refresh()
+	if n := len(f.rules); n > 0 {
+		return *f.rules[n-1], err
+	}
+	return r, err
+}
+
+func quoteList(ss []string) string {
+	var b []byte
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '`')
+		b = append(b, s...)
+		b = append(b, '`')
+	}
+	return string(b)
+}

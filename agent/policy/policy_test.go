@@ -1,0 +1,356 @@
+package policy
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// engine returns an engine whose user file and workspace file (of the
+// workspace folder ws) hold the given text ("" for no file).
+func engine(t *testing.T, user, workspace string) (e *Engine, ws string) {
+	t.Helper()
+	dir := t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	userFile := filepath.Join(dir, "config", "policy.toml")
+	write(t, userFile, user)
+	write(t, WorkspaceFile(ws), workspace)
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e = New(userFile)
+	if err := e.Load([]string{ws}); err != nil {
+		t.Fatal(err)
+	}
+	return e, ws
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if text == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shell is a run_shell_command call of the main agent.
+func shell(command, dir string) agent.PolicyCall {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	return agent.PolicyCall{Agent: "main", Tool: ShellTool, Args: args,
+		Approval: &agent.Approval{Tool: ShellTool, Command: command, Dir: dir}}
+}
+
+func tool(name string, args map[string]any) agent.PolicyCall {
+	b, _ := json.Marshal(args)
+	return agent.PolicyCall{Agent: "main", Tool: name, Args: b}
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	const user = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["go test", "go vet"]
+decision = "allow"
+priority = 100
+
+[[rule]]
+name = "no rm"
+commandPrefix = "rm"
+decision = "deny"
+denyMessage = "deleting files is not for agents"
+priority = 100
+
+[[rule]]
+commandRegex = "git (status|diff)"
+decision = "allow"
+
+[[rule]]
+commandPrefix = "go build"
+allowRedirection = true
+decision = "allow"
+
+[[rule]]
+name = "vendor is read-only"
+toolName = ["write_file", "replace"]
+argsPattern = '"file_path":"vendor/'
+decision = "deny"
+
+[[rule]]
+name = "investigator reads only"
+toolName = "*"
+subagent = "codebase_investigator"
+decision = "deny"
+
+[[rule]]
+name = "make in auto edit"
+commandPrefix = "make"
+modes = ["autoEdit"]
+decision = "allow"
+
+[[rule]]
+name = "no mcp"
+toolName = "mcp_*"
+decision = "deny"
+
+[[rule]]
+name = "low allow"
+commandPrefix = "npm test"
+decision = "allow"
+priority = 5
+
+[[rule]]
+name = "higher ask"
+commandPrefix = "npm"
+decision = "ask_user"
+priority = 10
+
+[[rule]]
+name = "tie allow"
+commandPrefix = "cargo"
+decision = "allow"
+priority = 7
+
+[[rule]]
+name = "tie deny"
+commandPrefix = "cargo publish"
+decision = "deny"
+priority = 7
+
+[[rule]]
+name = "user denies curl"
+commandPrefix = "curl"
+decision = "deny"
+`
+	const workspace = `
+[[rule]]
+name = "workspace allows curl"
+commandPrefix = "curl"
+decision = "allow"
+priority = 999
+
+[[rule]]
+name = "workspace allows ls"
+commandPrefix = "ls"
+decision = "allow"
+`
+	e, ws := engine(t, user, workspace)
+	other := filepath.Join(filepath.Dir(ws), "other")
+	allow := func(rule string) agent.PolicyDecision {
+		return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: rule}
+	}
+	deny := func(rule, msg string) agent.PolicyDecision {
+		return agent.PolicyDecision{Verdict: agent.VerdictDeny, Rule: rule, Message: msg}
+	}
+	ask := func(rule string) agent.PolicyDecision {
+		return agent.PolicyDecision{Verdict: agent.VerdictAsk, Rule: rule}
+	}
+	userFile := filepath.Join(filepath.Dir(ws), "config", "policy.toml")
+	askShell := ask("default: shell commands need approval")
+	tests := []struct {
+		name string
+		mode Mode
+		call agent.PolicyCall
+		want agent.PolicyDecision
+	}{
+		{name: "read-only tool", call: tool("read_file", map[string]any{"file_path": "a.go"}), want: allow("default: read-only tools run")},
+		{name: "edit tool", call: tool("replace", map[string]any{"file_path": "a.go"}), want: allow("default: edits are proposed to the user")},
+		{name: "shell asks", call: shell("ls -la", other), want: askShell},
+		{name: "unknown tool asks", call: tool("web_fetch", nil), want: ask("")},
+		{name: "plan mode denies edits", mode: ModePlan, call: tool("write_file", map[string]any{"file_path": "a.go"}),
+			want: deny("", "plan mode is read-only")},
+		{name: "plan mode denies shell, whatever the rules", mode: ModePlan, call: shell("go test ./...", ws), want: deny("", "plan mode is read-only")},
+		{name: "plan mode denies unknown tools", mode: ModePlan, call: tool("web_fetch", nil),
+			want: agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}},
+		{name: "plan mode reads", mode: ModePlan, call: tool("grep_search", nil), want: allow("default: read-only tools run")},
+		{name: "prefix allows", call: shell("go test ./...", ws), want: allow(userFile + ":2")},
+		{name: "second prefix allows", call: shell("go vet ./...", ws), want: allow(userFile + ":2")},
+		{name: "every command allowed", call: shell("go vet ./... && go test -race ./...", ws), want: allow(userFile + ":2")},
+		{name: "prefix is whole words", call: shell("go testify", ws), want: askShell},
+		{name: "cd .. && rm", call: shell("cd .. && rm -rf x", ws), want: deny("no rm", "deleting files is not for agents")},
+		{name: "allowed then unknown", call: shell("go test ./... && curlx evil", ws), want: askShell},
+		{name: "substitution is never allowed", call: shell("go test $(rm -rf ~)", ws), want: deny("no rm", "deleting files is not for agents")},
+		{name: "substitution hides commands", call: shell("go test `id`", ws), want: askShell},
+		{name: "redirection to a file asks", call: shell("go test ./... > out.txt", ws), want: askShell},
+		{name: "descriptor copy is fine", call: shell("go test ./... 2>&1", ws), want: allow(userFile + ":2")},
+		{name: "allowRedirection", call: shell("go build -o x . > log.txt", ws), want: allow(userFile + ":19")},
+		{name: "deny looks past wrappers", call: shell("sudo FOO=1 rm -rf /", ws), want: deny("no rm", "deleting files is not for agents")},
+		{name: "deny matches any command", call: shell("ls; rm x", ws), want: deny("no rm", "deleting files is not for agents")},
+		{name: "mention is not a command", call: shell("echo rm", ws), want: askShell},
+		{name: "regex allows from the start", call: shell("git diff HEAD", ws), want: allow(userFile + ":15")},
+		{name: "regex is anchored", call: shell("echo git status", ws), want: askShell},
+		{name: "regex does not match other subcommands", call: shell("git push", ws), want: askShell},
+		{name: "argsPattern denies", call: tool("replace", map[string]any{"file_path": "vendor/x.go", "old_string": "a"}),
+			want: deny("vendor is read-only", "")},
+		{name: "argsPattern lets others pass", call: tool("replace", map[string]any{"file_path": "x.go"}), want: allow("default: edits are proposed to the user")},
+		{name: "subagent rule", call: agent.PolicyCall{Agent: "codebase_investigator", Tool: "read_file"}, want: deny("investigator reads only", "")},
+		{name: "subagent rule spares others", call: agent.PolicyCall{Agent: "main", Tool: "read_file"}, want: allow("default: read-only tools run")},
+		{name: "mode rule off", call: shell("make test", ws), want: askShell},
+		{name: "mode rule on", mode: ModeAutoEdit, call: shell("make test", ws), want: allow("make in auto edit")},
+		{name: "tool wildcard", call: tool("mcp_github_create_issue", nil), want: deny("no mcp", "")},
+		{name: "higher priority wins", call: shell("npm test", ws), want: ask("higher ask")},
+		{name: "equal priority: stricter wins", call: shell("cargo publish", ws), want: deny("tie deny", "")},
+		{name: "equal priority, one matches", call: shell("cargo build", ws), want: allow("tie allow")},
+		{name: "user beats workspace", call: shell("curl https://x", ws), want: deny("user denies curl", "")},
+		{name: "workspace rule in its folder", call: shell("ls -la", filepath.Join(ws, "sub")), want: allow("workspace allows ls")},
+		{name: "workspace rule outside its folder", call: shell("ls -la", other), want: askShell},
+	}
+	for _, tt := range tests {
+		mode := tt.mode
+		if mode == "" {
+			mode = ModeDefault
+		}
+		got := e.WithMode(mode).Check(tt.call)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestSessionRules(t *testing.T) {
+	t.Parallel()
+	e, ws := engine(t, `
+[[rule]]
+name = "no race"
+commandPrefix = "go test -race"
+decision = "deny"
+`, "")
+	p := e.WithMode(ModeDefault)
+	r, err := e.AllowAlways([]string{"go test"}, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "session-1" || r.Name != "always allow `go test`" || r.Source != SourceSession {
+		t.Errorf("rule = %+v", r)
+	}
+	for _, tt := range []struct {
+		call agent.PolicyCall
+		want agent.Verdict
+	}{
+		{shell("go test ./...", ws), agent.VerdictAllow},
+		{shell("go test ./...", filepath.Join(ws, "sub")), agent.VerdictAllow},
+		{shell("go test ./...", filepath.Dir(ws)), agent.VerdictAsk}, // bound to the folder
+		{shell("go test -race ./...", ws), agent.VerdictDeny},        // never beats a denial
+		{shell("go test ./... && rm -rf /", ws), agent.VerdictAsk},   // only the commands it names
+		{shell("go test ./... > /etc/passwd", ws), agent.VerdictAsk}, // no redirection
+		{tool("replace", map[string]any{"file_path": "x"}), agent.VerdictAllow},
+	} {
+		if got := p.Check(tt.call).Verdict; got != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.call.Tool, tt.call.Args, got, tt.want)
+		}
+	}
+	if got := p.Check(shell("go test ./...", ws)).Rule; got != "always allow `go test`" {
+		t.Errorf("rule = %q", got)
+	}
+	if diff := cmp.Diff([]string{"session-1", e.userFile + ":2"}, ids(e.Rules())); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if err := e.Remove(e.userFile + ":2"); err == nil {
+		t.Error("a file's rule was removed")
+	}
+	if err := e.Remove("session-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Check(shell("go test ./...", ws)).Verdict; got != agent.VerdictAsk {
+		t.Errorf("after revoking: %s", got)
+	}
+	if err := e.Remove("session-1"); err == nil {
+		t.Error("removed twice")
+	}
+}
+
+func TestSave(t *testing.T) {
+	t.Parallel()
+	e, ws := engine(t, "", "# the team's rules\n[[rule]]\ncommandPrefix = \"ls\"\ndecision = \"allow\"")
+	r, err := e.AllowAlways([]string{"go test", "tail"}, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := WorkspaceFile(ws)
+	saved, err := e.Save(r.ID, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.ID != file+":6" || saved.Source != SourceWorkspace || saved.Dir != ws {
+		t.Errorf("saved = %+v", saved)
+	}
+	text, _ := os.ReadFile(file)
+	want := "# the team's rules\n[[rule]]\ncommandPrefix = \"ls\"\ndecision = \"allow\"\n\n[[rule]]\nname = \"always allow `go test`, `tail`\"\n" +
+		"toolName = \"run_shell_command\"\ncommandPrefix = [\"go test\",\"tail\"]\ndecision = \"allow\"\n"
+	if diff := cmp.Diff(want, string(text)); diff != "" {
+		t.Errorf("file (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{file + ":2", file + ":6"}, ids(e.Rules())); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	// A new session reads it.
+	e2 := New("")
+	if err := e2.Load([]string{ws}); err != nil {
+		t.Fatal(err)
+	}
+	if d := e2.WithMode(ModeDefault).Check(shell("go test ./... | tail -3", ws)); d.Verdict != agent.VerdictAllow {
+		t.Errorf("next session: %+v", d)
+	}
+	// Saving into a new file creates it.
+	r, _ = e.AllowAlways([]string{"make"}, ws)
+	other := filepath.Join(t.TempDir(), "new", ".agentls", "policy.toml")
+	if _, err := e.Save(r.ID, other); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := os.ReadFile(other); string(text) != "[[rule]]\nname = \"always allow `make`\"\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make\"\ndecision = \"allow\"\n" {
+		t.Errorf("new file:\n%s", text)
+	}
+}
+
+func TestAllowsPath(t *testing.T) {
+	t.Parallel()
+	e, _ := engine(t, `
+[[rule]]
+pathPattern = [".env.test", "config/**/*.pem"]
+decision = "allow"
+
+[[rule]]
+toolName = "write_file"
+pathPattern = ".env.test"
+decision = "deny"
+priority = 10
+`, "")
+	p := e.WithMode(ModeDefault)
+	for _, tt := range []struct {
+		tool, path string
+		want       bool
+	}{
+		{"read_file", ".env.test", true},
+		{"read_file", "sub/.env.test", true},
+		{"grep_search", "config/tls/server.pem", true},
+		{"read_file", "server.pem", false},
+		{"read_file", ".env", false},
+		{"write_file", ".env.test", false},
+	} {
+		if got := p.AllowsPath(tt.tool, tt.path); got != tt.want {
+			t.Errorf("AllowsPath(%s, %s) = %v, want %v", tt.tool, tt.path, got, tt.want)
+		}
+	}
+	// Path rules say nothing about calls.
+	if d := p.Check(tool("write_file", map[string]any{"file_path": "a.go"})); d.Verdict != agent.VerdictAllow {
+		t.Errorf("write_file: %+v", d)
+	}
+}
+
+func ids(rs []Rule) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}

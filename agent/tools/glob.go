@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/agentls/agentls/agent"
+)
+
+//go:embed glob.md
+var globDoc string
+
+// maxGlobResults caps one glob result.
+const maxGlobResults = 100
+
+type globArgs struct {
+	Pattern string `json:"pattern" jsonschema:"a glob pattern such as **/*.go or src/**/*.{ts,tsx}"`
+	DirPath string `json:"dir_path,omitempty" jsonschema:"the folder to search, relative to the workspace root (default: the root)"`
+}
+
+type globTool struct{ *agent.Func[globArgs] }
+
+func glob(st *state) agent.Tool {
+	return globTool{agent.NewFunc("glob", globDoc, func(ctx context.Context, call *agent.Call, a globArgs) (agent.Result, error) {
+		dir, err := st.resolve("glob", cmp.Or(a.DirPath, "."), reading)
+		if err != nil {
+			return agent.Errorf("%v", err), nil
+		}
+		pattern, err := relativePattern(st.env.FS, dir, a.Pattern)
+		if err != nil {
+			return agent.Errorf("%v", err), nil
+		}
+		where := place(st.env.FS.Rel(dir))
+		// Only the folder the pattern's fixed part names needs walking.
+		base, _ := doublestar.SplitPattern(pattern)
+		start := dir
+		if base != "." {
+			start = filepath.Join(dir, filepath.FromSlash(base))
+		}
+		if _, err := st.env.FS.ReadDir(start); err != nil {
+			return agent.Result{Output: fmt.Sprintf("No files match %q in %s.", a.Pattern, where), Display: "Found no files"}, nil
+		}
+		res, err := walk(ctx, st.env.FS, start, maxWalkFiles)
+		if err != nil {
+			return agent.Result{}, err
+		}
+		var found []walkedFile
+		for _, f := range res.files {
+			rel := path.Join(base, f.rel)
+			if ok, _ := doublestar.Match(pattern, rel); ok {
+				f.rel = rel
+				found = append(found, f)
+			}
+		}
+		// Newest first: what the user is working on.
+		slices.SortStableFunc(found, func(a, b walkedFile) int {
+			if c := b.mod.Compare(a.mod); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.rel, b.rel)
+		})
+		var b strings.Builder
+		if len(found) == 0 {
+			fmt.Fprintf(&b, "No files match %q in %s.\n", a.Pattern, where)
+		} else {
+			fmt.Fprintf(&b, "%s %q in %s, newest first:\n", count(len(found), "file matches", "files match"), a.Pattern, where)
+		}
+		for _, f := range found[:min(len(found), maxGlobResults)] {
+			b.WriteString(st.env.FS.Rel(f.path))
+			b.WriteString("\n")
+		}
+		if len(found) > maxGlobResults {
+			fmt.Fprintf(&b, "[Showing the %d newest of %d files; narrow the pattern or dir_path to see others.]\n", maxGlobResults, len(found))
+		}
+		b.WriteString(walkNotes(res))
+		return agent.Result{Output: b.String(), Display: "Found " + count(len(found), "file", "files")}, nil
+	})}
+}
+
+func (globTool) Describe(args json.RawMessage) string {
+	var a globArgs
+	json.Unmarshal(args, &a)
+	return describe("Finding", a.Pattern)
+}
+
+// relativePattern checks a glob pattern and makes it relative to dir: an
+// absolute pattern must lie inside dir.
+func relativePattern(fsys agent.FS, dir, pattern string) (string, error) {
+	pattern = filepath.ToSlash(strings.TrimSpace(pattern))
+	if pattern == "" {
+		return "", fmt.Errorf("pattern is empty; give a glob such as **/*.go")
+	}
+	if path.IsAbs(pattern) {
+		base, _ := doublestar.SplitPattern(pattern)
+		abs, err := fsys.Resolve(base)
+		if err != nil {
+			return "", err
+		}
+		rel, err := filepath.Rel(dir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return "", fmt.Errorf("pattern %q is outside dir_path %s; give a pattern relative to dir_path", pattern, fsys.Rel(dir))
+		}
+		pattern = path.Join(filepath.ToSlash(rel), strings.TrimPrefix(pattern[len(base):], "/"))
+	}
+	pattern = strings.TrimPrefix(pattern, "./")
+	if !doublestar.ValidatePattern(pattern) {
+		return "", fmt.Errorf("pattern %q is not a valid glob (check its brackets and braces)", pattern)
+	}
+	if pattern == ".." || strings.HasPrefix(pattern, "../") || strings.Contains(pattern, "/../") {
+		return "", fmt.Errorf("pattern %q leaves dir_path; use dir_path to search another folder", pattern)
+	}
+	return pattern, nil
+}
+
+// place names a folder in messages: its workspace-relative path, or "the
+// workspace root".
+func place(rel string) string {
+	if rel == "." {
+		return "the workspace root"
+	}
+	return rel
+}
+
+// count is "1 file" or "3 files".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// walkNotes tells what a walk left out.
+func walkNotes(res walkResult) string {
+	var notes []string
+	if res.ignored > 0 {
+		notes = append(notes, fmt.Sprintf("%d ignored paths (.git, .gitignore, .agentlsignore) were not searched", res.ignored))
+	}
+	if res.truncated {
+		notes = append(notes, fmt.Sprintf("the search stopped after %d files; narrow dir_path", maxWalkFiles))
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(notes, "; ") + ")\n"
+}
