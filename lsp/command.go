@@ -11,12 +11,24 @@ import (
 	"go.lsp.dev/uri"
 )
 
-// RunArgs are the arguments of agentls.run.
+// RunArgs are the arguments of agentls.run. docs/protocol.md documents them.
 type RunArgs struct {
+	// Prompt is the task; ${selection}, ${file}, ${diagnostics} and
+	// ${instruction} are expanded when the run starts.
 	Prompt      string                `json:"prompt"`
 	URI         uri.URI               `json:"uri,omitzero"`
 	Range       *protocol.Range       `json:"range,omitzero"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitzero"`
+	// Action names the code action the command came from (ActionExplain…);
+	// an explain run is read-only.
+	Action string `json:"action,omitzero"`
+	// Ask asks a plugin to prompt the user before executing the command
+	// (AskInstruction) and to put the answer in Instruction.
+	Ask         string `json:"ask,omitzero"`
+	Instruction string `json:"instruction,omitzero"`
+	// Title names the run in progress and answers ("Explain selection");
+	// "": the prompt's first words.
+	Title string `json:"title,omitzero"`
 }
 
 // CancelArgs are the arguments of agentls.cancel.
@@ -46,6 +58,8 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 			return nil, err
 		}
 		return encodeResult(RunResult{RunID: id})
+	case CommandApprovals:
+		return s.approvalsCommand(ctx, params)
 	case CommandCancel:
 		var args CancelArgs
 		if err := commandArg(params, &args); err != nil {

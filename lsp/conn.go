@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -27,7 +28,9 @@ func (codec) Unmarshal(b []byte, v any) error {
 		*p = append(jsonrpc2.RawMessage(nil), b...)
 		return nil
 	}
-	return protocol.Unmarshal(b, v)
+	// protocol.Unmarshal may leave strings aliasing b for some destinations
+	// (slices of unions), and jsonrpc2 reuses b's buffer: decode a copy.
+	return protocol.Unmarshal(slices.Clone(b), v)
 }
 
 // handler builds the server's handler chain.

@@ -28,7 +28,15 @@ type session struct {
 	root string
 }
 
-func newSession(t *testing.T, turns ...geminitest.Turn) *session {
+func newSession(t testing.TB, turns ...geminitest.Turn) *session {
+	t.Helper()
+	s, _ := newSessionDone(t, turns...)
+	return s
+}
+
+// newSessionDone is newSession that also returns a channel closed when
+// Serve returns.
+func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan struct{}) {
 	t.Helper()
 	gem := geminitest.NewServer(t, turns...)
 	srv := lsp.New(lsp.Config{
@@ -40,15 +48,20 @@ func newSession(t *testing.T, turns ...geminitest.Turn) *session {
 	})
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeStream(ctx, serverSide, stop) }()
+	done := make(chan struct{})
+	var serveErr error
+	go func() {
+		defer close(done)
+		serveErr = srv.ServeStream(ctx, serverSide, stop)
+	}()
 	t.Cleanup(func() {
 		stop()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+		<-done
+		if serveErr != nil {
+			t.Errorf("serve: %v", serveErr)
 		}
 	})
-	return &session{ed: lsptest.New(t, clientSide), gem: gem, root: t.TempDir()}
+	return &session{ed: lsptest.New(t, clientSide), gem: gem, root: t.TempDir()}, done
 }
 
 const mainGo = `package main

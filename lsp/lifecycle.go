@@ -16,12 +16,12 @@ import (
 
 // Commands the server executes.
 const (
-	CommandRun    = "agentls.run"
-	CommandCancel = "agentls.cancel"
+	CommandRun       = "agentls.run"
+	CommandCancel    = "agentls.cancel"
+	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules
 )
 
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	settings, problems := ParseSettings(json.RawMessage(params.InitializationOptions))
 	roots := initialRoots(params)
 	ws, err := workspace.New(roots...)
 	if err != nil {
@@ -32,28 +32,32 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.mu.Lock()
 	s.state = stateRunning
 	s.ws = ws
+	s.folders = roots
 	s.caps = caps
-	s.settings = settings
+	s.config.initOpts = json.RawMessage(params.InitializationOptions)
 	s.mu.Unlock()
+	s.applySettings(ctx)
 	s.log.Info("initialized", "client", params.ClientInfo.Name, "roots", ws.Roots(), "encoding", caps.encoding.Kind())
-	if len(problems) > 0 {
-		s.warnSettings(ctx, problems)
-	}
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
-			PositionEncoding: caps.encoding.Kind(),
-			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: ptr(true), Change: &sync},
+			PositionEncoding:   caps.encoding.Kind(),
+			TextDocumentSync:   &protocol.TextDocumentSyncOptions{OpenClose: ptr(true), Change: &sync},
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: codeActionKinds()},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRun, CommandCancel},
+				Commands: []string{CommandRun, CommandCancel, CommandApprovals},
 			},
+			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: ptr(true), ChangeNotifications: protocol.Boolean(true),
+			}},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "agentls", Version: protocol.NewOptional(s.cfg.Version)},
 	}, nil
 }
 
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	s.pullConfiguration()
 	return nil
 }
 
@@ -119,9 +123,11 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 	}
 	if w := c.Workspace; w != nil {
 		caps.applyEdit = isTrue(w.ApplyEdit)
+		caps.configuration = isTrue(w.Configuration)
 		if we := w.WorkspaceEdit; we != nil {
 			caps.documentChanges = isTrue(we.DocumentChanges)
 			caps.changeAnnotations = we.ChangeAnnotationSupport != nil
+			caps.resourceOps = we.ResourceOperations
 		}
 	}
 	return caps

@@ -8,13 +8,15 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// reportInterval bounds $/progress reports to ten a second per run.
+// reportInterval bounds $/progress reports to ten a second per token.
 const reportInterval = 100 * time.Millisecond
 
-// A progress is one run's work-done progress: $/progress begin, reports and
-// end on its token, or window/logMessage lines for clients without
-// window.workDoneProgress. Reports are coalesced; the latest message is never
-// lost, and end is always sent.
+// A progress is the work-done progress of a run or a subagent: $/progress
+// begin, reports and end on its token, or window/logMessage lines for
+// clients without window.workDoneProgress. Reports are coalesced: at most
+// one per reportInterval, and the latest message is never lost (a report
+// held back goes out when the interval has passed, or just before end).
+// End is always sent, even after a cancel.
 type progress struct {
 	s     *Server
 	token protocol.ProgressToken // nil: log lines instead
@@ -27,33 +29,36 @@ type progress struct {
 	ended   bool
 }
 
-// beginProgress starts progress for a run: on the client's token when it
-// gave one, on a token the server creates when the client supports it, or as
-// log lines.
-func (s *Server) beginProgress(ctx context.Context, h *runHandle, clientToken protocol.ProgressToken, title string) *progress {
+// beginProgress starts progress with title: on the client's token when it
+// gave one, else on a token the server creates (named name) when the client
+// supports work-done progress, else as log lines. A non-nil token is
+// registered with register, so that cancelling it reaches its owner.
+func (s *Server) beginProgress(ctx context.Context, clientToken protocol.ProgressToken, name, title string, register func(key string)) *progress {
 	p := &progress{s: s, title: title}
 	switch {
 	case tokenKey(clientToken) != "":
 		p.token = clientToken
 	case s.clientCaps().workDoneProgress:
-		tok := protocol.String("agentls/" + h.id)
+		tok := protocol.String(name)
 		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: tok}); err != nil {
-			s.log.Warn("workDoneProgress/create failed; reporting progress as log lines", "run", h.id, "err", err)
+			s.log.Warn("workDoneProgress/create failed; reporting progress as log lines", "token", name, "err", err)
 		} else {
 			p.token = tok
 		}
 	}
 	if p.token == nil {
-		p.log(ctx, title)
+		p.log(ctx, "started")
 		return p
 	}
-	s.runs.setToken(h, tokenKey(p.token))
+	if register != nil {
+		register(tokenKey(p.token))
+	}
 	p.send(ctx, &protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: ptr(true)})
 	return p
 }
 
 // report shows msg, at most ten times a second; a report held back goes out
-// when the interval has passed.
+// when the interval has passed. pct may be nil.
 func (p *progress) report(ctx context.Context, msg string, pct *uint32) {
 	r := &protocol.WorkDoneProgressReport{Kind: "report", Message: &msg, Percentage: pct}
 	p.mu.Lock()
@@ -90,7 +95,8 @@ func (p *progress) flush(ctx context.Context) {
 	p.pending = nil
 }
 
-// end ends the progress with msg. It is sent even when ctx is cancelled.
+// end ends the progress with msg. It is sent even when ctx is cancelled; a
+// report still held back goes out first.
 func (p *progress) end(ctx context.Context, msg string) {
 	ctx = context.WithoutCancel(ctx)
 	p.mu.Lock()
@@ -101,10 +107,15 @@ func (p *progress) end(ctx context.Context, msg string) {
 	p.ended = true
 	if p.timer != nil {
 		p.timer.Stop()
+		p.timer = nil
 	}
 	if p.token == nil {
-		p.log(ctx, msg)
+		p.log(ctx, "finished: "+msg)
 		return
+	}
+	if p.pending != nil {
+		p.send(ctx, p.pending)
+		p.pending = nil
 	}
 	p.send(ctx, &protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
 }
@@ -115,7 +126,7 @@ func (p *progress) send(ctx context.Context, value any) {
 		p.s.log.Error("progress: marshal", "err", err)
 		return
 	}
-	if err := p.s.client.Progress(ctx, &protocol.ProgressParams{Token: p.token, Value: b}); err != nil {
+	if err := p.s.client.Progress(context.WithoutCancel(ctx), &protocol.ProgressParams{Token: p.token, Value: b}); err != nil {
 		p.s.log.Debug("progress: send", "err", err)
 	}
 }

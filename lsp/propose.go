@@ -6,80 +6,192 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 	"sync"
-
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/workspace"
 )
 
-// proposer sends a run's changes to the editor as workspace/applyEdit
-// requests and turns the editor's answers into decisions.
+// proposer sends each change of a run to the editor as its own proposal
+// (confirm: each).
 type proposer struct {
 	s    *Server
+	r    *liveRun
 	ws   *workspace.Workspace
 	caps clientCaps
-	auto bool // autoEdit: no confirmation annotations
+	auto bool // autoEdit: no confirmation
 }
 
 func (p *proposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	unlock, err := p.s.files.lock(ctx, ch.Path)
+	ds, err := p.s.propose(ctx, p.r, []change{{
+		path: ch.Path, name: ch.Name, base: ch.Old, mine: ch.New, create: ch.Create, reason: ch.Reason,
+	}})
 	if err != nil {
 		return agent.Decision{}, err
 	}
-	defer unlock()
+	return ds[0], nil
+}
 
-	// The editor's buffer must still hold what the tool computed against:
-	// some clients (Neovim 0.7) apply stale edits without checking versions.
-	cur, err := p.ws.ReadFile(ch.Path)
+// A change is one file's change as a tool computed it: base → mine.
+type change struct {
+	path, name string
+	base, mine string
+	create     bool
+	reason     string
+}
+
+// A fileChange is a change made ready to send: checked against the editor's
+// buffer as it is now, and rebased onto it when the buffer moved since the
+// tool read it.
+type fileChange struct {
+	change
+	old, new string // the buffer now, and the buffer with the change
+	version  *int32 // the buffer's version when the file is open
+	open     bool
+	rebased  bool
+}
+
+// prepare checks c against the buffer now. ok is false when the change no
+// longer applies; d then says why.
+func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision, ok bool) {
+	fc.change = c
+	cur, err := ws.ReadFile(c.path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
+		return fc, agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, false
 	}
-	if exists == ch.Create || (exists && cur.Text != ch.Old) {
-		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
+	if c.create {
+		if exists && cur.Text != "" {
+			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " was created meanwhile"}, false
+		}
+		fc.create = !exists
+		fc.old, fc.new = "", c.mine
+	} else {
+		if !exists {
+			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " was deleted meanwhile"}, false
+		}
+		fc.old, fc.new = cur.Text, c.mine
+		if cur.Text != c.base {
+			merged, ok := rebase(c.base, c.mine, cur.Text)
+			if !ok {
+				return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " changed since it was read"}, false
+			}
+			fc.new, fc.rebased = merged, true
+		}
 	}
-	fc := edits.FileChange{URI: workspace.URIFromPath(p.ws.ClientPath(ch.Path)), Old: ch.Old, New: ch.New, Create: ch.Create}
 	if cur.Open {
 		v := cur.Version
-		fc.Version = &v
+		fc.version, fc.open = &v, true
 	}
-	label := "agentls: " + ch.Name
-	we, err := edits.WorkspaceEdit([]edits.FileChange{fc}, edits.Options{
-		Encoding:          p.caps.encoding,
-		Label:             label,
-		Description:       ch.Reason,
-		NeedsConfirmation: !p.auto,
-	})
+	return fc, agent.Decision{}, true
+}
+
+// propose sends changes to the editor as one proposal, after the user's
+// confirmation where the client cannot ask itself, and returns one decision
+// per change. The proposal is all or nothing: a change that no longer
+// applies stops the others. After a cancel nothing more is asked or sent.
+func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.Decision, error) {
+	paths := make([]string, len(cs))
+	for i, c := range cs {
+		paths[i] = c.path
+	}
+	unlock, err := s.files.lockAll(ctx, paths)
 	if err != nil {
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
+		return nil, err
+	}
+	defer unlock()
+
+	fcs, ds, ok := prepareAll(r.spec.ws, cs)
+	if !ok {
+		return ds, nil
+	}
+	p := &proposal{s: s, r: r, files: fcs}
+	if !r.autoEdit() && !r.spec.caps.changeAnnotations {
+		yes, reason, err := p.ask(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !yes {
+			return same(len(cs), agent.Decision{Outcome: agent.OutcomeRejected, Message: reason}), nil
+		}
+		// The user may have typed while the question was open.
+		if p.files, ds, ok = prepareAll(r.spec.ws, cs); !ok {
+			return ds, nil
+		}
 	}
 	if err := ctx.Err(); err != nil {
-		return agent.Decision{}, err // nothing is proposed after a cancel
+		return nil, err // nothing is proposed after a cancel
 	}
-	res, err := p.s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *we})
-	if err != nil {
-		if ctx.Err() != nil {
-			return agent.Decision{}, ctx.Err()
+	return p.send(ctx)
+}
+
+// prepareAll prepares every change; if one no longer applies, every
+// decision says so.
+func prepareAll(ws *workspace.Workspace, cs []change) ([]fileChange, []agent.Decision, bool) {
+	fcs := make([]fileChange, len(cs))
+	var failed []string
+	var first agent.Decision
+	for i, c := range cs {
+		fc, d, ok := prepare(ws, c)
+		if !ok {
+			if failed == nil {
+				first = d
+			}
+			failed = append(failed, c.name)
 		}
-		// Some clients (Emacs eglot) answer a refusal with an error.
-		var rpcErr *jsonrpc2.Error
-		if errors.As(err, &rpcErr) {
-			return agent.Decision{Outcome: agent.OutcomeRejected, Message: rpcErr.Message}, nil
-		}
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
+		fcs[i] = fc
 	}
-	if !res.Applied {
-		msg := ""
-		if res.FailureReason != nil {
-			msg = *res.FailureReason
-		}
-		return agent.Decision{Outcome: agent.OutcomeRejected, Message: msg}, nil
+	if failed == nil {
+		return fcs, nil, true
 	}
-	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+	if len(cs) > 1 {
+		first.Message = "not proposed: " + strings.Join(failed, ", ") + " changed since the run read them"
+	}
+	return nil, same(len(cs), first), false
+}
+
+func same(n int, d agent.Decision) []agent.Decision {
+	ds := make([]agent.Decision, n)
+	for i := range ds {
+		ds[i] = d
+	}
+	return ds
+}
+
+func (r *liveRun) autoEdit() bool { return r.spec.settings.ApprovalMode == "autoEdit" }
+
+// A proposal is changes on their way to the editor.
+type proposal struct {
+	s     *Server
+	r     *liveRun
+	files []fileChange
+}
+
+// stat is the proposal's line counts.
+func (p *proposal) stat() edits.Stat {
+	var st edits.Stat
+	for _, f := range p.files {
+		d := edits.DiffStat(f.old, f.new)
+		st.Added += d.Added
+		st.Deleted += d.Deleted
+	}
+	return st
+}
+
+// names lists the files, "new.go (new)" for new ones.
+func (p *proposal) names() string {
+	var ns []string
+	for _, f := range p.files {
+		n := f.name
+		if f.create {
+			n += " (new)"
+		}
+		ns = append(ns, n)
+	}
+	return strings.Join(ns, ", ")
 }
 
 // fileLocks serializes proposals to one file across runs, so two runs never
@@ -89,9 +201,34 @@ type fileLocks struct {
 	locks map[string]chan struct{}
 }
 
-// lock waits for the file's lock or ctx's end.
-func (l *fileLocks) lock(ctx context.Context, path string) (unlock func(), err error) {
+// lockAll waits for the locks of every path, taken in sorted order so that
+// two proposals never wait for each other, or for ctx's end.
+func (l *fileLocks) lockAll(ctx context.Context, paths []string) (unlock func(), err error) {
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	var held []chan struct{}
+	release := func() {
+		for _, c := range held {
+			<-c
+		}
+	}
+	for _, p := range paths {
+		c := l.lockChan(p)
+		select {
+		case c <- struct{}{}:
+			held = append(held, c)
+		case <-ctx.Done():
+			release()
+			return nil, ctx.Err()
+		}
+	}
+	return release, nil
+}
+
+func (l *fileLocks) lockChan(path string) chan struct{} {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.locks == nil {
 		l.locks = make(map[string]chan struct{})
 	}
@@ -100,13 +237,7 @@ func (l *fileLocks) lock(ctx context.Context, path string) (unlock func(), err e
 		c = make(chan struct{}, 1)
 		l.locks[path] = c
 	}
-	l.mu.Unlock()
-	select {
-	case c <- struct{}{}:
-		return func() { <-c }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return c
 }
 
 func newID() string {

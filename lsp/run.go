@@ -2,10 +2,8 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -20,6 +18,7 @@ import (
 // A runSpec is everything a run needs, captured when it starts.
 type runSpec struct {
 	h        *runHandle
+	args     RunArgs
 	task     agent.Task
 	root     string
 	model    agent.Model
@@ -33,10 +32,13 @@ type runSpec struct {
 // returns its id at once: the run never holds up the request (clients time
 // out long commands).
 func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.ProgressToken) (string, error) {
+	if err := s.settingsReady(ctx); err != nil {
+		return "", protocol.ErrRequestCancelled
+	}
 	s.mu.Lock()
-	spec := runSpec{settings: s.settings, caps: s.caps, ws: s.ws, token: token}
+	spec := runSpec{args: args, settings: s.settings, caps: s.caps, ws: s.ws, token: token}
 	s.mu.Unlock()
-	task, root, err := s.taskFor(spec.ws, args, spec.caps.encoding)
+	task, root, err := taskFor(spec.ws, args, spec.caps.encoding)
 	if err != nil {
 		return "", err
 	}
@@ -50,46 +52,53 @@ func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.Prog
 	}
 	runCtx, cancel := context.WithCancel(s.root)
 	spec.h = &runHandle{id: "main-" + newID(), cancel: cancel}
-	s.runs.start(spec.h, func() {
+	started := s.runs.start(spec.h, func() {
 		defer cancel()
 		s.drive(runCtx, spec)
 	})
+	if !started {
+		cancel()
+		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls is shutting down")
+	}
 	return spec.h.id, nil
 }
 
 // taskFor builds the agent's task from the command's arguments: the file, the
-// selected text and the diagnostics in scope.
-func (s *Server) taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.Task, string, error) {
-	task := agent.Task{Prompt: args.Prompt}
+// selected text and the diagnostics in scope, with the prompt's ${…}
+// expanded. The run's root is the workspace folder that holds the file.
+func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.Task, string, error) {
+	task := agent.Task{}
 	root := ws.Roots()[0]
-	if args.URI == "" {
-		return task, root, nil
-	}
-	path, err := workspace.PathFromURI(args.URI)
-	if err != nil {
-		return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
-	}
-	r, ok := ws.RootFor(path)
-	if !ok {
-		return task, "", fmt.Errorf("%w: %s is outside the workspace folders", errInvalidParams, args.URI)
-	}
-	root = r
-	task.File = ws.Rel(path)
-	f, err := ws.ReadFile(path)
-	if err != nil {
-		return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
-	}
-	if args.Range != nil {
-		m := edits.NewMapper(f.Text)
-		start, end, err := m.RangeOffsets(*args.Range, enc)
+	var vars templateVars
+	vars.instruction = args.Instruction
+	if args.URI != "" {
+		path, err := workspace.PathFromURI(args.URI)
 		if err != nil {
-			return task, "", fmt.Errorf("%w: range: %v", errInvalidParams, err)
+			return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
 		}
-		if start < end {
-			task.Selection = &agent.Selection{
-				StartLine: int(args.Range.Start.Line) + 1,
-				EndLine:   int(args.Range.End.Line) + 1,
-				Text:      f.Text[start:end],
+		r, ok := ws.RootFor(path)
+		if !ok {
+			return task, "", fmt.Errorf("%w: %s is outside the workspace folders", errInvalidParams, args.URI)
+		}
+		root = r
+		task.File = (&runFS{ws: ws, root: root}).Rel(path)
+		vars.file = task.File
+		f, err := ws.ReadFile(path)
+		if err != nil {
+			return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
+		}
+		if args.Range != nil {
+			start, end, err := edits.NewMapper(f.Text).RangeOffsets(*args.Range, enc)
+			if err != nil {
+				return task, "", fmt.Errorf("%w: range: %v", errInvalidParams, err)
+			}
+			if start < end {
+				task.Selection = &agent.Selection{
+					StartLine: int(args.Range.Start.Line) + 1,
+					EndLine:   int(args.Range.End.Line) + 1,
+					Text:      f.Text[start:end],
+				}
+				vars.selection = task.Selection.Text
 			}
 		}
 	}
@@ -98,112 +107,71 @@ func (s *Server) taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encodi
 			Line: int(d.Range.Start.Line) + 1, Message: diagnosticMessage(d), Source: optional(d.Source), Severity: severity(d.Severity),
 		})
 	}
+	vars.diagnostics = diagnosticsText(args.Diagnostics)
+	task.Prompt = expand(args.Prompt, vars)
 	return task, root, nil
 }
 
 // drive runs the harness and turns its events into progress, log lines and
-// agentls/event notifications.
+// agentls/event notifications; the run's changes reach the editor through
+// its proposer, or, with confirm: run, as one proposal at the end.
 func (s *Server) drive(ctx context.Context, spec runSpec) {
-	prog := s.beginProgress(ctx, spec.h, spec.token, "agentls: "+shorten(spec.task.Prompt, 50))
-	env := tools.Env{FS: &runFS{ws: spec.ws, root: spec.root}}
-	if spec.caps.applyEdit && spec.settings.ApprovalMode != "plan" {
-		env.Proposer = &proposer{s: s, ws: spec.ws, caps: spec.caps, auto: spec.settings.ApprovalMode == "autoEdit"}
+	r := s.newLiveRun(ctx, spec)
+	pol := s.runPolicy(ctx, spec)
+	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol}
+	if p := r.proposer(); p != nil {
+		env.Proposer = p
 	}
 	cfg := agent.Config{
 		Model: spec.model,
 		Agent: agent.Definition{Name: "main", MaxTurns: spec.settings.MaxTurns,
 			Timeout: time.Duration(spec.settings.TimeoutMinutes * float64(time.Minute))},
-		Tools: tools.Builtin(env),
-		RunID: spec.h.id,
-		Now:   s.now,
+		Tools:    append(tools.Builtin(env), r.subagentTools(env.FS)...),
+		Policy:   pol,
+		Approver: s.approver(spec),
+		RunID:    spec.h.id,
+		Now:      s.now,
 	}
-	if env.Proposer == nil {
-		cfg.System = "This run is read-only: you cannot propose changes to files. Answer with what you found."
+	cfg.System = r.systemNote(env.Proposer != nil)
+	if spec.settings.Model == agent.ModelAuto {
+		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
 	}
-	var seq atomic.Int64
 	end := &agent.RunEnd{Reason: agent.StopError, Error: "the run ended without a result"}
+	r.maxTurns = max(1, cfg.Agent.MaxTurns)
 	for ev, err := range agent.Run(ctx, cfg, spec.task) {
 		if err != nil {
 			end = &agent.RunEnd{Reason: agent.StopError, Error: err.Error()}
 			break
 		}
-		if spec.settings.Events {
-			s.notifyEvent(ctx, seq.Add(1), ev)
-		}
 		if ev.Type == agent.EventRunEnd {
 			end = ev.End
+			r.runEnd = ev
 			continue
 		}
-		if msg := reportMessage(ev); msg != "" {
-			pct := uint32(min(100, ev.Turn*100/max(1, cfg.Agent.MaxTurns)))
-			prog.report(ctx, msg, &pct)
-		}
+		r.event(ctx, ev)
 	}
-	msg := endMessage(end)
-	prog.end(ctx, msg)
-	s.log.Info("run ended", "run", spec.h.id, "reason", end.Reason, "turns", end.Turns)
-	if !spec.settings.Events {
-		typ := protocol.MessageTypeInfo
-		if end.Reason != agent.StopGoal {
-			typ = protocol.MessageTypeWarning
-		}
-		s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: typ, Message: "agentls: " + shorten(msg, 400)})
-	}
+	r.finish(ctx, end)
 }
 
-// reportMessage is the progress line for an event, or "".
-func reportMessage(ev agent.Event) string {
-	switch ev.Type {
-	case agent.EventThought:
-		return ev.Subject
-	case agent.EventToolCall:
-		if ev.Call.Name == agent.CompleteTaskName {
-			return "Finishing"
-		}
-		if ev.Call.Display != "" {
-			return ev.Call.Display
-		}
-		return "Calling " + ev.Call.Name
-	case agent.EventEditProposed:
-		return fmt.Sprintf("Proposing change to %s (%s); waiting for your confirmation", ev.Edit.Name, edits.Stat{Added: ev.Edit.Added, Deleted: ev.Edit.Deleted})
-	case agent.EventEditDecided:
-		return fmt.Sprintf("Change to %s %s", ev.Edit.Name, ev.Edit.Outcome)
+// systemNote is what the run's model is told about how its changes reach
+// the user.
+func (r *liveRun) systemNote(canPropose bool) string {
+	switch {
+	case !canPropose:
+		return "This run is read-only: you cannot propose changes to files. Answer with what you found."
+	case r.stage != nil:
+		return "Your changes are staged: the edit tools report them accepted, and later reads see them, but the user reviews all of them together after you call complete_task."
 	}
 	return ""
 }
 
-// endMessage is the progress end message: the result, or why the run stopped.
-func endMessage(end *agent.RunEnd) string {
-	if end.Reason == agent.StopGoal {
-		return end.Result
-	}
-	msg := "stopped (" + string(end.Reason) + ")"
-	if end.Error != "" {
-		msg += ": " + end.Error
-	}
-	return msg
+func (s *Server) clientCaps() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
 }
 
-// eventNotification is the payload of agentls/event.
-type eventNotification struct {
-	Seq int64 `json:"seq"`
-	agent.Event
-}
-
-// MethodEvent is the structured event notification plugins opt in to.
-const MethodEvent = "agentls/event"
-
-func (s *Server) notifyEvent(ctx context.Context, seq int64, ev agent.Event) {
-	b, err := json.Marshal(eventNotification{Seq: seq, Event: ev})
-	if err != nil {
-		s.log.Error("event: marshal", "err", err)
-		return
-	}
-	if err := s.conn.Notify(context.WithoutCancel(ctx), MethodEvent, jsonrpc2.RawMessage(b)); err != nil {
-		s.log.Debug("event: notify", "err", err)
-	}
-}
-
+// shorten returns the first line of s, at most n characters.
 func shorten(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -227,12 +195,6 @@ func severity(s protocol.DiagnosticSeverity) string {
 		return "hint"
 	}
 	return ""
-}
-
-func (s *Server) clientCaps() clientCaps {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.caps
 }
 
 // diagnosticMessage is a diagnostic's message as plain text (LSP 3.18 allows

@@ -13,11 +13,13 @@ type runs struct {
 	wg sync.WaitGroup // every run goroutine
 
 	mu      sync.Mutex
+	closed  bool // wait was called: no new runs
 	byID    map[string]*runHandle
 	byToken map[string]*runHandle
 }
 
-// A runHandle is what the server keeps of a running run.
+// A runHandle is what the server keeps of a running run, or of a subagent
+// run inside one (cancelling that stops only the subagent).
 type runHandle struct {
 	id     string
 	cancel context.CancelFunc
@@ -29,15 +31,28 @@ func (rs *runs) init() {
 	rs.byToken = make(map[string]*runHandle)
 }
 
-// start registers h and runs f in a goroutine the registry waits for.
-func (rs *runs) start(h *runHandle, f func()) {
+// start registers h and runs f in a goroutine the registry waits for. It
+// reports false, and runs nothing, once the registry is closing.
+func (rs *runs) start(h *runHandle, f func()) bool {
 	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.closed {
+		return false
+	}
 	rs.byID[h.id] = h
-	rs.mu.Unlock()
 	rs.wg.Go(func() {
 		defer rs.remove(h)
 		f()
 	})
+	return true
+}
+
+// add registers a handle that some run's goroutine owns (a subagent's);
+// the owner removes it.
+func (rs *runs) add(h *runHandle) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.byID[h.id] = h
 }
 
 func (rs *runs) setToken(h *runHandle, key string) {
@@ -50,8 +65,10 @@ func (rs *runs) setToken(h *runHandle, key string) {
 func (rs *runs) remove(h *runHandle) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	delete(rs.byID, h.id)
-	if h.token != "" {
+	if rs.byID[h.id] == h {
+		delete(rs.byID, h.id)
+	}
+	if h.token != "" && rs.byToken[h.token] == h {
 		delete(rs.byToken, h.token)
 	}
 }
@@ -88,7 +105,13 @@ func (rs *runs) cancelAll() {
 	}
 }
 
-func (rs *runs) wait() { rs.wg.Wait() }
+// wait closes the registry and waits for every run.
+func (rs *runs) wait() {
+	rs.mu.Lock()
+	rs.closed = true
+	rs.mu.Unlock()
+	rs.wg.Wait()
+}
 
 // tokenKey is a comparable form of a progress token.
 func tokenKey(tok protocol.ProgressToken) string {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +31,12 @@ type Config struct {
 	// Exit is called on the exit notification with the exit code the spec
 	// asks for (0 after shutdown, 1 otherwise). nil: Serve returns.
 	Exit func(code int)
+	// CacheDir is where answers and diffs shown with window/showDocument
+	// are written. "": the user's cache directory, under agentls/.
+	CacheDir string
+	// SettleTimeout bounds the wait, after the editor answered applied, for
+	// its didChange to show the new text. 0: two seconds.
+	SettleTimeout time.Duration
 }
 
 // Server is one LSP connection's server.
@@ -45,11 +54,18 @@ type Server struct {
 	mu       sync.Mutex
 	state    lifecycleState
 	ws       *workspace.Workspace
+	folders  []string // the workspace folders as the client named them
 	caps     clientCaps
 	settings Settings
+	config   configState
+	closing  bool // set when the connection ends: no new background work
 
 	runs  runs
 	files fileLocks
+	docs  docWatch
+	tasks sync.WaitGroup // background work other than runs (configuration pulls)
+
+	approvals approvals // the session's policy engine (approvals.go)
 }
 
 type lifecycleState int
@@ -67,7 +83,15 @@ type clientCaps struct {
 	applyEdit         bool
 	documentChanges   bool
 	changeAnnotations bool
+	resourceOps       []protocol.ResourceOperationKind
 	showDocument      bool
+	configuration     bool
+}
+
+// canCreate reports whether the client creates files through a
+// WorkspaceEdit.
+func (c clientCaps) canCreate() bool {
+	return slices.Contains(c.resourceOps, protocol.ResourceOperationKindCreate)
 }
 
 // New returns a server; Serve connects it.
@@ -80,6 +104,8 @@ func New(cfg Config) *Server {
 		s.now = time.Now
 	}
 	s.runs.init()
+	s.docs.init()
+	s.config.init()
 	return s
 }
 
@@ -104,7 +130,11 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	case <-ctx.Done():
 	}
 	stop()
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 	s.runs.wait()
+	s.tasks.Wait()
 	go s.conn.Close()
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return err
@@ -140,4 +170,23 @@ func (s *Server) lifecycle() lifecycleState {
 // Request answers methods the protocol package does not know.
 func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
 	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not supported: "+method)
+}
+
+// cacheDir is where files for window/showDocument go.
+func (s *Server) cacheDir() (string, error) {
+	if s.cfg.CacheDir != "" {
+		return s.cfg.CacheDir, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "agentls"), nil
+}
+
+func (s *Server) settleTimeout() time.Duration {
+	if s.cfg.SettleTimeout > 0 {
+		return s.cfg.SettleTimeout
+	}
+	return 2 * time.Second
 }

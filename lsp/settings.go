@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,8 +12,9 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Settings are the user's settings, from initializationOptions (and, later,
-// workspace/configuration section "agentls"). docs/settings.md documents them.
+// Settings are the user's settings: the defaults, then initializationOptions,
+// then the client's workspace/configuration section "agentls" on top.
+// docs/settings.md documents them.
 type Settings struct {
 	Model          string         `json:"model"`
 	Confirm        string         `json:"confirm"`      // "each" | "run"
@@ -39,18 +41,26 @@ func DefaultSettings() Settings {
 // are reported, never silently ignored; a bad value keeps its default.
 func ParseSettings(raw json.RawMessage) (Settings, []string) {
 	s := DefaultSettings()
+	problems := s.Merge(raw)
+	return s, problems
+}
+
+// Merge reads the settings in raw over s: an object of settings, or an
+// object whose only key is "agentls" holding one. Keys raw does not name keep
+// their value; unknown keys and bad values are reported and change nothing.
+func (s *Settings) Merge(raw json.RawMessage) []string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return s, nil
+		return nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return s, []string{fmt.Sprintf("settings must be an object: %v", err)}
+		return []string{fmt.Sprintf("settings must be an object: %v", err)}
 	}
 	if inner, ok := m["agentls"]; ok && len(m) == 1 {
 		m = nil
 		if err := json.Unmarshal(inner, &m); err != nil {
-			return s, []string{fmt.Sprintf("settings.agentls must be an object: %v", err)}
+			return []string{fmt.Sprintf("settings.agentls must be an object: %v", err)}
 		}
 	}
 	var problems []string
@@ -83,15 +93,21 @@ func ParseSettings(raw json.RawMessage) (Settings, []string) {
 			problems = append(problems, fmt.Sprintf("unknown setting %q", k))
 		}
 	}
-	return s, problems
+	return problems
 }
 
 // decodeInto decodes v into *dst if it decodes and passes check; otherwise
 // *dst keeps its value and the problem is reported.
 func decodeInto[T any](v json.RawMessage, dst *T, key string, bad func(string, error), check func(T) error) {
 	var x T
-	if err := json.Unmarshal(v, &x); err != nil {
-		bad(key, fmt.Errorf("wrong type (%s)", strings.TrimSpace(string(v))))
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&x); err != nil {
+		if strings.Contains(err.Error(), "unknown field") {
+			bad(key, errors.New(strings.TrimPrefix(err.Error(), "json: ")))
+		} else {
+			bad(key, fmt.Errorf("wrong type (%s)", strings.TrimSpace(string(v))))
+		}
 		return
 	}
 	if err := check(x); err != nil {

@@ -2,8 +2,11 @@ package lsptest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"sort"
 
 	"go.lsp.dev/protocol"
@@ -16,16 +19,31 @@ import (
 // edit to its buffers the way an editor does (checking versions), and tells
 // the server about the changed buffers with didOpen/didChange.
 func (e *Editor) applyEdit(ctx context.Context, p *protocol.ApplyWorkspaceEditParams) (any, error) {
+	var a Answer
 	if e.Decide != nil {
-		a := e.Decide(p)
-		if a.Error != nil {
-			return nil, a.Error
-		}
-		if a.Reject {
-			return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &a.Reason}, nil
-		}
+		a = e.Decide(p)
 	}
-	plan, err := e.plan(p.Edit)
+	return e.Apply(ctx, p, a)
+}
+
+// Apply answers an applyEdit request as a says: it applies the edit (or the
+// parts a partial decision keeps) to the buffers and tells the server, and
+// returns the reply.
+func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams, a Answer) (any, error) {
+	switch {
+	case a.Error != nil:
+		return nil, a.Error
+	case a.Reject:
+		return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &a.Reason}, nil
+	case a.Stale:
+		return &protocol.ApplyWorkspaceEditResult{Applied: true}, nil
+	}
+	partial := a.RejectHunks != nil || a.EditHunks != nil
+	we := p.Edit
+	if partial {
+		we = keepHunks(we, a)
+	}
+	plan, err := e.plan(we)
 	if err != nil {
 		reason := err.Error()
 		return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}, nil
@@ -33,7 +51,111 @@ func (e *Editor) applyEdit(ctx context.Context, p *protocol.ApplyWorkspaceEditPa
 	for _, u := range plan.order {
 		e.commit(ctx, u, plan.texts[u], plan.created[u])
 	}
-	return &protocol.ApplyWorkspaceEditResult{Applied: true}, nil
+	if !partial {
+		return &protocol.ApplyWorkspaceEditResult{Applied: true}, nil
+	}
+	res := &PartialResult{Applied: true}
+	for _, u := range plan.order {
+		text := plan.texts[u]
+		res.Agentls.Files = append(res.Agentls.Files, PartialFile{URI: u, Text: text, RejectedHunks: a.RejectHunks, EditedHunks: sortedKeys(a.EditHunks)})
+	}
+	return res, nil
+}
+
+// PartialResult is an ApplyWorkspaceEditResult with the agentls extension
+// (docs/protocol.md): each file's final text after a partial decision.
+type PartialResult struct {
+	Applied bool `json:"applied"`
+	Agentls struct {
+		Files []PartialFile `json:"files"`
+	} `json:"agentls"`
+}
+
+// A PartialFile is one file of the agentls extension.
+type PartialFile struct {
+	URI           uri.URI `json:"uri"`
+	Text          string  `json:"text"`
+	RejectedHunks []int   `json:"rejectedHunks"`
+	EditedHunks   []int   `json:"editedHunks"`
+}
+
+// Hunks groups the edits of one TextDocumentEdit the way the agentls
+// extension counts them: consecutive edits whose line ranges touch (the
+// next starts at most one line after the previous ends) or overlap. It
+// returns the hunk number of each edit.
+func Hunks(tes []protocol.TextEdit) []int {
+	out := make([]int, len(tes))
+	n, end := -1, uint32(0)
+	for i, te := range tes {
+		if n < 0 || te.Range.Start.Line > end+1 {
+			n++
+			end = te.Range.End.Line
+		} else {
+			end = max(end, te.Range.End.Line)
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// keepHunks returns we with the rejected hunks of each document edit left
+// out and the edited hunks replaced by one edit with the user's text.
+func keepHunks(we protocol.WorkspaceEdit, a Answer) protocol.WorkspaceEdit {
+	out := we
+	out.DocumentChanges = nil
+	for _, dc := range we.DocumentChanges {
+		tde, ok := dc.(*protocol.TextDocumentEdit)
+		if !ok {
+			out.DocumentChanges = append(out.DocumentChanges, dc)
+			continue
+		}
+		tes := plainEdits(tde.Edits)
+		hunk := Hunks(tes)
+		var kept []protocol.TextDocumentEditElement
+		for i := 0; i < len(tes); i++ {
+			h := hunk[i]
+			if slices.Contains(a.RejectHunks, h) {
+				continue
+			}
+			if text, ok := a.EditHunks[h]; ok {
+				j := i
+				for j+1 < len(tes) && hunk[j+1] == h {
+					j++
+				}
+				kept = append(kept, &protocol.TextEdit{Range: protocol.Range{Start: tes[i].Range.Start, End: tes[j].Range.End}, NewText: text})
+				i = j
+				continue
+			}
+			te := tes[i]
+			kept = append(kept, &te)
+		}
+		c := *tde
+		c.Edits = kept
+		out.DocumentChanges = append(out.DocumentChanges, &c)
+	}
+	return out
+}
+
+func plainEdits(els []protocol.TextDocumentEditElement) []protocol.TextEdit {
+	var tes []protocol.TextEdit
+	for _, el := range els {
+		switch x := el.(type) {
+		case *protocol.TextEdit:
+			tes = append(tes, *x)
+		case *protocol.AnnotatedTextEdit:
+			tes = append(tes, x.TextEdit)
+		}
+	}
+	return tes
+}
+
+func sortedKeys(m map[int]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // An editPlan is a WorkspaceEdit checked and computed against the buffers,
@@ -60,6 +182,9 @@ func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
 			return d.text, nil
 		}
 		b, err := os.ReadFile(u.FsPath())
+		if errors.Is(err, fs.ErrNotExist) && version == nil {
+			return "", nil // a new buffer for a file that does not exist yet, as Emacs does
+		}
 		if err != nil {
 			return "", err
 		}
@@ -83,16 +208,9 @@ func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
 	for _, dc := range we.DocumentChanges {
 		switch c := dc.(type) {
 		case *protocol.TextDocumentEdit:
-			var tes []protocol.TextEdit
-			for _, el := range c.Edits {
-				switch x := el.(type) {
-				case *protocol.TextEdit:
-					tes = append(tes, *x)
-				case *protocol.AnnotatedTextEdit:
-					tes = append(tes, x.TextEdit)
-				default:
-					return nil, fmt.Errorf("unsupported edit %T", el)
-				}
+			tes := plainEdits(c.Edits)
+			if len(tes) != len(c.Edits) {
+				return nil, fmt.Errorf("unsupported edit in %v", c.Edits)
 			}
 			if err := apply(c.TextDocument.URI, c.TextDocument.Version, tes); err != nil {
 				return nil, err

@@ -1,6 +1,8 @@
 package lsptest
 
 import (
+	"slices"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -20,5 +22,7 @@ func (codec) Unmarshal(b []byte, v any) error {
 		*p = append(jsonrpc2.RawMessage(nil), b...)
 		return nil
 	}
-	return protocol.Unmarshal(b, v)
+	// protocol.Unmarshal may leave strings aliasing b for some destinations
+	// (slices of unions), and jsonrpc2 reuses b's buffer: decode a copy.
+	return protocol.Unmarshal(slices.Clone(b), v)
 }

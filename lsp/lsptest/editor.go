@@ -7,7 +7,9 @@ package lsptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +29,16 @@ type Answer struct {
 	Reject bool            // reply applied: false
 	Reason string          // failureReason with Reject
 	Error  *jsonrpc2.Error // reply with this error instead (as eglot does)
+	// Stale replies applied: true and changes nothing, as Neovim 0.7 does
+	// with an edit for an older version.
+	Stale bool
+	// RejectHunks and EditHunks make a partial decision, as a plugin that
+	// lets the user decide hunk by hunk: the hunks of each document edit
+	// (see Hunks) listed in RejectHunks are left out, those in EditHunks get
+	// the given text instead of theirs, and the reply carries the agentls
+	// extension with each file's final text.
+	RejectHunks []int
+	EditHunks   map[int]string
 }
 
 // Editor is the test's LSP client.
@@ -39,9 +51,20 @@ type Editor struct {
 	// Decide answers applyEdit requests; nil accepts everything. It runs on
 	// its own goroutine and may block.
 	Decide func(*protocol.ApplyWorkspaceEditParams) Answer
+	// Intercept, when set, sees every request from the server first; when
+	// it reports handled, its result or error is the reply. It runs on its
+	// own goroutine and may block; ctx ends when the server cancels the
+	// request ($/cancelRequest).
+	Intercept func(ctx context.Context, m Message) (result any, err error, handled bool)
+	// Configuration answers workspace/configuration (one value per item).
+	Configuration any
+	// ShowMessageRequest answers window/showMessageRequest; nil dismisses
+	// every question (a nil item). See requests.go.
+	ShowMessageRequest func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 
 	mu      sync.Mutex
 	changed *sync.Cond // signalled whenever something is recorded
+	caps    protocol.ClientCapabilities
 	docs    map[uri.URI]*doc
 	log     []Message // everything the server sent, in order
 	closed  bool
@@ -56,6 +79,8 @@ type doc struct {
 type Message struct {
 	Method string
 	Params json.RawMessage
+	Call   bool   // a request, not a notification
+	ID     string // a request's id
 }
 
 // New connects an editor to a server stream. The connection closes at the
@@ -65,7 +90,7 @@ func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
 	e.changed = sync.NewCond(&e.mu)
 	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	e.Server = protocol.ServerDispatcher(e.conn)
-	e.conn.Go(context.Background(), protocol.CancelHandler(e.handle))
+	e.conn.Go(context.Background(), e.recording(protocol.CancelHandler(e.handle)))
 	t.Cleanup(func() {
 		e.conn.Close()
 		e.mu.Lock()
@@ -76,15 +101,28 @@ func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
 	return e
 }
 
-// handle records every message; requests are answered on their own
-// goroutine, notifications inline, in order.
+// recording records every message the server sends, $/cancelRequest
+// included, in wire order.
+func (e *Editor) recording(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		e.record(message(req))
+		return h(ctx, req)
+	}
+}
+
+// handle answers requests on their own goroutine; notifications need no
+// answer.
 func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	msg := Message{Method: strings.Clone(req.Method()), Params: json.RawMessage(slices.Clone(req.Params()))}
-	e.record(msg)
 	if !req.IsCall() {
 		return nil, nil
 	}
+	msg := message(req)
 	jsonrpc2.Async(ctx)
+	if e.Intercept != nil {
+		if res, err, ok := e.Intercept(ctx, msg); ok {
+			return res, err
+		}
+	}
 	switch msg.Method {
 	case protocol.MethodWorkspaceApplyEdit:
 		var p protocol.ApplyWorkspaceEditParams
@@ -95,13 +133,26 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case protocol.MethodWindowWorkDoneProgressCreate:
 		return nil, nil
 	case protocol.MethodWindowShowMessageRequest:
-		return nil, nil
+		return e.showMessageRequest(msg)
 	case protocol.MethodWindowShowDocument:
+		if !e.declares(func(c protocol.ClientCapabilities) bool {
+			return c.Window != nil && c.Window.ShowDocument != nil && c.Window.ShowDocument.Support
+		}) {
+			return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "test editor: no window/showDocument") // as Neovim 0.7
+		}
 		return &protocol.ShowDocumentResult{Success: true}, nil
 	case protocol.MethodWorkspaceConfiguration:
-		return []any{nil}, nil
+		return []any{e.Configuration}, nil
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "test editor: no "+msg.Method)
+}
+
+func message(req *jsonrpc2.Request) Message {
+	m := Message{Method: strings.Clone(req.Method()), Params: json.RawMessage(slices.Clone(req.Params())), Call: req.IsCall()}
+	if m.Call {
+		m.ID = fmt.Sprint(req.ID())
+	}
+	return m
 }
 
 func (e *Editor) record(m Message) {
@@ -115,11 +166,24 @@ func (e *Editor) record(m Message) {
 // initialized.
 func (e *Editor) Initialize(ctx context.Context, root string, caps *protocol.ClientCapabilities, options any) *protocol.InitializeResult {
 	e.t.Helper()
+	return e.InitializeFolders(ctx, []string{root}, caps, options)
+}
+
+// InitializeFolders is Initialize with several workspace folders.
+func (e *Editor) InitializeFolders(ctx context.Context, roots []string, caps *protocol.ClientCapabilities, options any) *protocol.InitializeResult {
+	e.t.Helper()
 	if caps == nil {
 		caps = FullCapabilities()
 	}
+	e.mu.Lock()
+	e.caps = *caps
+	e.mu.Unlock()
 	params := &protocol.InitializeParams{Capabilities: *caps}
-	params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: workspace.URIFromPath(root), Name: "root"}})
+	var folders []protocol.WorkspaceFolder
+	for _, r := range roots {
+		folders = append(folders, protocol.WorkspaceFolder{URI: workspace.URIFromPath(r), Name: filepath.Base(r)})
+	}
+	params.WorkspaceFolders = protocol.NewNullable(folders)
 	if options != nil {
 		b, err := json.Marshal(options)
 		if err != nil {
@@ -138,23 +202,11 @@ func (e *Editor) Initialize(ctx context.Context, root string, caps *protocol.Cli
 	return res
 }
 
-// FullCapabilities are the capabilities of a capable client (like VS Code).
-func FullCapabilities() *protocol.ClientCapabilities {
-	t := true
-	return &protocol.ClientCapabilities{
-		Workspace: &protocol.WorkspaceClientCapabilities{
-			ApplyEdit: &t,
-			WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{
-				DocumentChanges:         &t,
-				ResourceOperations:      []protocol.ResourceOperationKind{protocol.ResourceOperationKindCreate, protocol.ResourceOperationKindRename, protocol.ResourceOperationKindDelete},
-				ChangeAnnotationSupport: &protocol.ChangeAnnotationsSupportOptions{GroupsOnLabel: &t},
-			},
-		},
-		Window: &protocol.WindowClientCapabilities{
-			WorkDoneProgress: &t,
-			ShowDocument:     &protocol.ShowDocumentClientCapabilities{Support: true},
-		},
-	}
+// declares reports whether the editor's capabilities satisfy has.
+func (e *Editor) declares(has func(protocol.ClientCapabilities) bool) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return has(e.caps)
 }
 
 // Open opens a document with the given text, as the editor's buffer.
@@ -238,26 +290,42 @@ func (e *Editor) WaitFor(what string, ok func(Message) bool) Message {
 			deadline = dl.Add(-5 * time.Second)
 		}
 	}
-	stop := time.AfterFunc(time.Until(deadline), func() {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	_, m, err := e.Next(ctx, 0, ok)
+	if err != nil {
+		var got strings.Builder
+		for _, m := range e.Messages() {
+			fmt.Fprintf(&got, "\n  %s %.300s", m.Method, m.Params)
+		}
+		e.t.Fatalf("waiting for %s: %v; got:%s", what, err, got.String())
+	}
+	return m
+}
+
+// Next waits until a message at index from or later satisfies ok, and
+// returns it with its index. It fails when ctx ends or the connection closes
+// first; it never fails the test itself, so any goroutine may call it.
+func (e *Editor) Next(ctx context.Context, from int, ok func(Message) bool) (int, Message, error) {
+	stop := context.AfterFunc(ctx, func() {
 		e.mu.Lock()
 		e.changed.Broadcast()
 		e.mu.Unlock()
 	})
-	defer stop.Stop()
+	defer stop()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for seen := 0; ; {
+	for seen := from; ; {
 		for ; seen < len(e.log); seen++ {
 			if ok(e.log[seen]) {
-				return e.log[seen]
+				return seen, e.log[seen], nil
 			}
 		}
-		if e.closed || time.Now().After(deadline) {
-			var got strings.Builder
-			for _, m := range e.log {
-				fmt.Fprintf(&got, "\n  %s %.300s", m.Method, m.Params)
-			}
-			e.t.Fatalf("waiting for %s: not received; got:%s", what, got.String())
+		switch {
+		case e.closed:
+			return 0, Message{}, errors.New("the connection closed")
+		case ctx.Err() != nil:
+			return 0, Message{}, ctx.Err()
 		}
 		e.changed.Wait()
 	}
@@ -305,3 +373,7 @@ func (e *Editor) ProgressReports() []string {
 	}
 	return out
 }
+
+// Close closes the connection, as an editor that quits: the server reads
+// EOF.
+func (e *Editor) Close() error { return e.conn.Close() }

@@ -1,0 +1,227 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
+)
+
+// applyResult is the client's answer to workspace/applyEdit, with the
+// agentls extension: what the user made of each file when a plugin let them
+// decide hunk by hunk (docs/protocol.md).
+type applyResult struct {
+	Applied       bool    `json:"applied"`
+	FailureReason *string `json:"failureReason,omitempty"`
+	FailedChange  *uint32 `json:"failedChange,omitempty"`
+	Agentls       *struct {
+		Files []clientFile `json:"files"`
+	} `json:"agentls,omitempty"`
+}
+
+// A clientFile is one file of the agentls extension: its final buffer text
+// after the user's partial decision and the hunks rejected or edited.
+type clientFile struct {
+	URI           uri.URI `json:"uri"`
+	Text          *string `json:"text"`
+	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
+	EditedHunks   []int   `json:"editedHunks,omitempty"`
+}
+
+// edit builds the proposal's WorkspaceEdit: versioned TextDocumentEdits
+// with one change annotation per file (needsConfirmation, for clients that
+// support annotations, unless autoEdit), CreateFile where the client can
+// create, and the changes map for clients without documentChanges.
+func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
+	caps := p.r.spec.caps
+	annotate := !p.r.autoEdit() && caps.changeAnnotations
+	var fcs []edits.FileChange
+	creates := false
+	for _, f := range p.files {
+		fc := edits.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
+		if f.create && caps.canCreate() {
+			fc.Create, creates = true, true
+		}
+		fcs = append(fcs, fc)
+	}
+	if !caps.documentChanges && !creates {
+		for _, f := range p.files {
+			if f.create {
+				return nil, errors.New("the editor cannot create files (it supports neither documentChanges nor the create resource operation)")
+			}
+		}
+		m, err := edits.ChangesMap(fcs, caps.encoding)
+		if err != nil {
+			return nil, err
+		}
+		return &protocol.WorkspaceEdit{Changes: m}, nil
+	}
+	we := &protocol.WorkspaceEdit{}
+	for i, fc := range fcs {
+		one, err := edits.WorkspaceEdit([]edits.FileChange{fc}, edits.Options{
+			Encoding:          caps.encoding,
+			Label:             p.annotationLabel(p.files[i]),
+			NeedsConfirmation: annotate,
+			AnnotationID:      fmt.Sprintf("agentls-%d", i+1),
+		})
+		if errors.Is(err, edits.ErrNoChange) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		we.DocumentChanges = append(we.DocumentChanges, one.DocumentChanges...)
+		if one.ChangeAnnotations != nil {
+			if we.ChangeAnnotations == nil {
+				we.ChangeAnnotations = make(map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation)
+			}
+			maps.Copy(we.ChangeAnnotations, one.ChangeAnnotations)
+		}
+	}
+	return we, nil
+}
+
+// annotationLabel labels a file's change with the agent's reason.
+func (p *proposal) annotationLabel(f fileChange) string {
+	if f.reason != "" {
+		return "agentls: " + f.name + " — " + shorten(f.reason, 80)
+	}
+	return "agentls: " + f.name
+}
+
+func (p *proposal) uri(f fileChange) uri.URI {
+	return workspace.URIFromPath(p.r.spec.ws.ClientPath(f.path))
+}
+
+func (p *proposal) label() string {
+	if len(p.files) == 1 {
+		return "agentls: " + p.files[0].name
+	}
+	return fmt.Sprintf("agentls: %d files", len(p.files))
+}
+
+// send sends the proposal with workspace/applyEdit and turns the answer into
+// one decision per file. An error reply counts as a rejection (Emacs eglot
+// refuses that way). After applied, each open buffer must come to hold what
+// was proposed (or what the user's partial decision left); a mismatch is
+// logged and told to the model.
+func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
+	we, err := p.edit()
+	if err != nil {
+		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}), nil
+	}
+	if !p.r.autoEdit() && p.r.spec.caps.changeAnnotations {
+		p.r.report(ctx, "Waiting for your confirmation", -1) // the client asks
+	}
+	label := p.label()
+	var raw jsonrpc2.RawMessage
+	err = protocol.Call(ctx, p.s.conn, protocol.MethodWorkspaceApplyEdit, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *we}, &raw)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // the request was cancelled with $/cancelRequest
+		}
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) {
+			return same(len(p.files), agent.Decision{Outcome: agent.OutcomeRejected, Message: rpcErr.Message}), nil
+		}
+		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}), nil
+	}
+	var res applyResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: "the editor's answer is not an ApplyWorkspaceEditResult: " + err.Error()}), nil
+	}
+	if !res.Applied {
+		msg := ""
+		if res.FailureReason != nil {
+			msg = *res.FailureReason
+		}
+		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeRejected, Message: msg}), nil
+	}
+	deadline := time.Now().Add(p.s.settleTimeout())
+	ds := make([]agent.Decision, len(p.files))
+	for i, f := range p.files {
+		ds[i] = p.decide(ctx, f, p.clientFile(&res, f), deadline)
+	}
+	return ds, nil
+}
+
+// clientFile finds f in the agentls extension of the answer.
+func (p *proposal) clientFile(res *applyResult, f fileChange) *clientFile {
+	if res.Agentls == nil {
+		return nil
+	}
+	for i, cf := range res.Agentls.Files {
+		path, err := workspace.PathFromURI(cf.URI)
+		if err == nil && cf.Text != nil && (path == filepath.Clean(f.path) || path == filepath.Clean(p.r.spec.ws.ClientPath(f.path))) {
+			return &res.Agentls.Files[i]
+		}
+	}
+	return nil
+}
+
+// decide turns an applied answer into f's decision, checking the buffer the
+// client reports against what was proposed.
+func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, deadline time.Time) agent.Decision {
+	want := f.new
+	if cf != nil {
+		want = *cf.Text
+	}
+	text, open, settled := p.s.settle(ctx, p.r.spec.ws, f.path, want, max(0, time.Until(deadline)))
+	if ctx.Err() != nil {
+		return agent.Decision{Outcome: agent.OutcomeApplied}
+	}
+	final := want
+	switch {
+	case settled:
+	case !open && !f.open:
+		// The client applied it to a file it has not opened: nothing to check.
+		p.s.log.Debug("applied edit not verified: the editor did not open the file", "file", f.name)
+	case text == f.old:
+		p.s.log.Warn("the editor answered applied, but the buffer did not change", "file", f.name)
+		return agent.Decision{Outcome: agent.OutcomeFailed,
+			Message: fmt.Sprintf("the editor reported the change applied, but %s did not change (it may have skipped an edit for an older version). Read it again", f.name)}
+	default:
+		p.s.log.Warn("the buffer after the edit differs from what was proposed", "file", f.name)
+		final = text
+	}
+	enc := p.r.spec.caps.encoding
+	switch {
+	case final == f.new && (cf == nil || len(cf.RejectedHunks)+len(cf.EditedHunks) == 0):
+		d := agent.Decision{Outcome: agent.OutcomeApplied}
+		if f.rebased {
+			// The buffer holds the user's typing too: the model must not
+			// assume the file is what it computed.
+			d.Final = final
+			d.Message = fmt.Sprintf("%s had changed since you read it; your change was applied on top of the user's edits. Read it again before changing it further", f.name)
+		}
+		return d
+	case final == f.old:
+		return agent.Decision{Outcome: agent.OutcomeRejected, Message: "the user rejected every part of the change", RejectedHunks: allHunks(f, enc)}
+	}
+	var rejected, edited []int
+	if cf != nil {
+		rejected, edited = cf.RejectedHunks, cf.EditedHunks
+	}
+	return agent.Decision{Outcome: agent.OutcomeApplied, Final: final, RejectedHunks: rejected,
+		Message: partialMessage(f.name, f.old, f.new, final, enc, rejected, edited)}
+}
+
+func allHunks(f fileChange, enc edits.Encoding) []int {
+	hs := hunksOf(fileTextEdits(f.old, f.new, enc))
+	idx := make([]int, len(hs))
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}

@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/workspace"
+)
+
+// The answers of an approval question; "always" answers name the command
+// prefixes they allow.
+const (
+	approveOnce   = "Allow once"
+	approveDeny   = "Deny"
+	approveAlways = "Always allow %s"
+	approveSave   = "Always allow %s in this workspace (save)"
+)
+
+// approver asks the user in the editor, with window/showMessageRequest, to
+// allow one risky action of a run: "Run `go test ./...` in <folder>?" with
+// Allow once, Always allow `go test`, the same saved to the workspace's
+// policy file, and Deny. The answer is for this call only (its exact command
+// and folder); "always" adds a session rule for the command's prefixes in
+// the run's workspace folder.
+type approver struct {
+	s    *Server
+	eng  *policy.Engine
+	ws   *workspace.Workspace
+	root string // the run's workspace folder
+}
+
+// approver returns the Approver of a run.
+func (s *Server) approver(spec runSpec) *approver {
+	return &approver{s: s, eng: s.approvals.engine(), ws: spec.ws, root: spec.root}
+}
+
+func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err // nothing is asked after a cancel
+	}
+	prefixes := policy.Prefixes(ap.Command)
+	actions := []protocol.MessageActionItem{{Title: approveOnce}}
+	var always, save string
+	if len(prefixes) > 0 {
+		list := quoteCommands(prefixes)
+		always, save = fmt.Sprintf(approveAlways, list), fmt.Sprintf(approveSave, list)
+		actions = append(actions, protocol.MessageActionItem{Title: always}, protocol.MessageActionItem{Title: save})
+	}
+	actions = append(actions, protocol.MessageActionItem{Title: approveDeny})
+	item, err := a.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+		Type: protocol.MessageTypeWarning, Message: a.question(ap), Actions: actions,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err() // the question was withdrawn with $/cancelRequest
+		}
+		// A client that cannot ask (an error reply) has not allowed it.
+		a.s.log.Warn("approval: the editor did not ask", "err", err)
+		return false, nil
+	}
+	if item == nil {
+		return false, nil // dismissed
+	}
+	switch item.Title {
+	case approveOnce:
+		return true, nil
+	case always, save:
+		r, err := a.eng.AllowAlways(prefixes, a.root)
+		if err != nil {
+			a.s.log.Warn("approval: always allow", "err", err)
+			return true, nil // the user allowed this call in any case
+		}
+		if item.Title == save {
+			if _, err := a.eng.Save(r.ID, policy.WorkspaceFile(a.root)); err != nil {
+				msg := "agentls: the rule was not saved: " + err.Error()
+				a.s.log.Warn(msg)
+				a.s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// question asks to allow ap: "Run `go test ./...` in /ws?" and what the
+// model said the command is for.
+func (a *approver) question(ap agent.Approval) string {
+	var b strings.Builder
+	if ap.Command != "" {
+		fmt.Fprintf(&b, "Run `%s`", ap.Command)
+		if ap.Dir != "" {
+			fmt.Fprintf(&b, " in %s", a.ws.ClientPath(ap.Dir))
+		}
+		b.WriteString("?")
+	} else {
+		fmt.Fprintf(&b, "Allow agentls to use %s?", ap.Tool)
+	}
+	if d := strings.TrimSpace(ap.Description); d != "" {
+		fmt.Fprintf(&b, "\n%s", shorten(d, 300))
+	}
+	return b.String()
+}
+
+// quoteCommands is "`go test`" or "`go vet`, `go test`".
+func quoteCommands(prefixes []string) string {
+	q := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		q[i] = "`" + p + "`"
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,110 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// CodeAction offers agent actions for a selection and for the diagnostics in
+// the request's context. It is cheap: it reads neither the document nor the
+// model; each action carries an agentls.run command, never an edit (VS Code
+// ignores needsConfirmation on code action edits, so changes always come as
+// workspace/applyEdit proposals from the run).
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	if _, err := s.docPath(params.TextDocument.URI); err != nil {
+		return nil, nil // untitled: and other schemes: runs need a file
+	}
+	s.mu.Lock()
+	custom := s.settings.CustomActions
+	s.mu.Unlock()
+	req := actionRequest{
+		uri:         params.TextDocument.URI,
+		rng:         params.Range,
+		selection:   params.Range.Start != params.Range.End,
+		diagnostics: params.Context.Diagnostics,
+		only:        params.Context.Only,
+	}
+	return req.actions(custom), nil
+}
+
+// An actionRequest is what the code actions depend on.
+type actionRequest struct {
+	uri         uri.URI
+	rng         protocol.Range
+	selection   bool
+	diagnostics []protocol.Diagnostic
+	only        []protocol.CodeActionKind
+}
+
+func (r actionRequest) actions(custom []CustomAction) []protocol.CommandOrCodeAction {
+	var out []protocol.CommandOrCodeAction
+	add := func(title string, kind protocol.CodeActionKind, args RunArgs, ds []protocol.Diagnostic) {
+		if !r.wants(kind) {
+			return
+		}
+		args.URI = r.uri
+		args.Title = strings.TrimSuffix(strings.TrimPrefix(title, "Agent: "), "…")
+		b, err := protocol.Marshal(args)
+		if err != nil {
+			return // Inv: RunArgs always encodes
+		}
+		k := kind
+		out = append(out, &protocol.CodeAction{
+			Title:       title,
+			Kind:        &k,
+			Diagnostics: ds,
+			Command:     protocol.Command{Title: title, Command: CommandRun, Arguments: []protocol.LSPAny{b}},
+		})
+	}
+	for _, d := range r.diagnostics {
+		rng := d.Range
+		add(fixTitle(d), protocol.CodeActionKindQuickFix,
+			RunArgs{Prompt: promptFix, Range: &rng, Diagnostics: []protocol.Diagnostic{d}, Action: ActionFix},
+			[]protocol.Diagnostic{d})
+	}
+	if n := len(r.diagnostics); n > 1 {
+		add(fmt.Sprintf("Agent: Fix all %d problems in this file", n), protocol.CodeActionKindQuickFix,
+			RunArgs{Prompt: promptFixAll, Diagnostics: r.diagnostics, Action: ActionFixAll}, r.diagnostics)
+	}
+	if r.selection {
+		rng := r.rng
+		add("Agent: Explain selection", kindExplain, RunArgs{Prompt: promptExplain, Range: &rng, Action: ActionExplain}, nil)
+		add("Agent: Refactor selection…", kindRefactor, RunArgs{Prompt: promptRefactor, Range: &rng, Action: ActionRefactor, Ask: AskInstruction}, nil)
+		add("Agent: Add documentation", kindDocument, RunArgs{Prompt: promptDocument, Range: &rng, Action: ActionDocument}, nil)
+		add("Agent: Write tests", kindTests, RunArgs{Prompt: promptTests, Range: &rng, Action: ActionTests}, nil)
+	}
+	for _, a := range custom {
+		if strings.Contains(a.Prompt, "${selection}") && !r.selection ||
+			strings.Contains(a.Prompt, "${diagnostics}") && len(r.diagnostics) == 0 {
+			continue
+		}
+		args := RunArgs{Prompt: a.Prompt, Action: ActionCustom}
+		if r.selection {
+			rng := r.rng
+			args.Range = &rng
+		}
+		if len(r.diagnostics) > 0 {
+			args.Diagnostics = r.diagnostics
+		}
+		add("Agent: "+a.Title, kindCustom, args, nil)
+	}
+	return out
+}
+
+// wants reports whether the client asked for actions of kind (context.only
+// holds kinds or their parents).
+func (r actionRequest) wants(kind protocol.CodeActionKind) bool {
+	if len(r.only) == 0 {
+		return true
+	}
+	for _, o := range r.only {
+		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}

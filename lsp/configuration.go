@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+// configState is where the settings come from. The settings are always
+// recomputed as the defaults, then initializationOptions, then the last
+// workspace/configuration answer (or didChangeConfiguration push) on top.
+type configState struct {
+	initOpts json.RawMessage // initializationOptions
+	pulled   json.RawMessage
+	reported map[string]bool // problems shown already, so a re-pull does not repeat them
+
+	ready     chan struct{} // closed once the first pull is done, or none will come
+	readyOnce sync.Once
+}
+
+func (c *configState) init() {
+	c.ready = make(chan struct{})
+	c.reported = make(map[string]bool)
+}
+
+func (c *configState) markReady() { c.readyOnce.Do(func() { close(c.ready) }) }
+
+// configWait bounds how long a run waits for the first configuration pull.
+const configWait = 2 * time.Second
+
+// configSection is the workspace/configuration section of agentls's
+// settings.
+const configSection = "agentls"
+
+// applySettings recomputes the settings from their sources and shows the
+// problems, unless they were shown already. s.mu must not be held.
+func (s *Server) applySettings(ctx context.Context) {
+	s.mu.Lock()
+	settings := DefaultSettings()
+	var problems []string
+	for _, p := range settings.Merge(s.config.initOpts) {
+		problems = append(problems, "initializationOptions: "+p)
+	}
+	for _, p := range settings.Merge(s.config.pulled) {
+		problems = append(problems, "configuration: "+p)
+	}
+	s.settings = settings
+	var fresh []string
+	for _, p := range problems {
+		if !s.config.reported[p] {
+			s.config.reported[p] = true
+			fresh = append(fresh, p)
+		}
+	}
+	s.mu.Unlock()
+	if len(fresh) > 0 {
+		s.warnSettings(ctx, fresh)
+	}
+}
+
+// pullConfiguration asks the client for section "agentls" in the
+// background (a notification handler must not wait for the client), then
+// applies it. Without client support it only marks the settings ready.
+func (s *Server) pullConfiguration() {
+	if !s.clientCaps().configuration {
+		s.config.markReady()
+		return
+	}
+	ok := s.goTask(func() {
+		defer s.config.markReady()
+		ctx := s.root
+		res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{
+			Items: []protocol.ConfigurationItem{{Section: ptr(configSection)}},
+		})
+		if err != nil {
+			s.log.Warn("workspace/configuration failed", "err", err)
+			return
+		}
+		var raw json.RawMessage
+		if len(res) > 0 {
+			raw = json.RawMessage(res[0])
+		}
+		s.mu.Lock()
+		s.config.pulled = raw
+		s.mu.Unlock()
+		s.applySettings(ctx)
+	})
+	if !ok {
+		s.config.markReady()
+	}
+}
+
+func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.DidChangeConfigurationParams) error {
+	if s.clientCaps().configuration {
+		s.pullConfiguration()
+		return nil
+	}
+	// A client without workspace/configuration pushes the settings.
+	s.mu.Lock()
+	s.config.pulled = json.RawMessage(params.Settings)
+	s.mu.Unlock()
+	s.applySettings(ctx)
+	return nil
+}
+
+// settingsReady waits, briefly, for the first configuration pull, so a run
+// started right after initialize uses the user's settings.
+func (s *Server) settingsReady(ctx context.Context) error {
+	t := time.NewTimer(configWait)
+	defer t.Stop()
+	select {
+	case <-s.config.ready:
+	case <-t.C:
+		s.log.Warn("workspace/configuration not answered yet; using the settings known so far")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// goTask runs f in the background unless the server is closing; Serve waits
+// for it.
+func (s *Server) goTask(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.tasks.Go(f)
+	return true
+}

@@ -1,0 +1,57 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// docWatch tells waiters that some document changed (didOpen, didChange,
+// didClose), so a proposal can wait for the editor to report the text it
+// applied.
+type docWatch struct {
+	mu sync.Mutex
+	// Inv: changed is open; notify closes it and puts a new one in its place.
+	changed chan struct{}
+}
+
+func (w *docWatch) init() { w.changed = make(chan struct{}) }
+
+// notify wakes every waiter.
+func (w *docWatch) notify() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// next returns a channel closed at the next change.
+func (w *docWatch) next() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changed
+}
+
+// settle waits until the editor's buffer of path holds want, or timeout
+// passes, or ctx ends. It returns the buffer's text and whether the buffer
+// is open; settled reports that the text is want.
+func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, open, settled bool) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		changed := s.docs.next()
+		text, _, open = ws.Buffer(path)
+		if open && text == want {
+			return text, true, true
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return text, open, false
+		case <-ctx.Done():
+			return text, open, false
+		}
+	}
+}

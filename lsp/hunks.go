@@ -1,0 +1,83 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/edits"
+)
+
+// A hunk is a group of consecutive TextEdits of one TextDocumentEdit whose
+// line ranges touch or overlap: edit i joins the hunk of edit i-1 when it
+// starts on or before the line after the one edit i-1 ends on. Hunks are
+// numbered from 0 in the order of the edits; the agentls extension of the
+// applyEdit result (docs/protocol.md) names them by these numbers.
+type hunk struct {
+	first, last int    // edit indexes, inclusive
+	start, end  uint32 // 0-based lines the hunk's edits span, inclusive
+}
+
+// hunksOf groups edits into hunks. The edits must be sorted, as the server
+// sends them.
+func hunksOf(tes []protocol.TextEdit) []hunk {
+	var hs []hunk
+	for i, te := range tes {
+		if n := len(hs); n > 0 && te.Range.Start.Line <= hs[n-1].end+1 {
+			hs[n-1].last = i
+			hs[n-1].end = max(hs[n-1].end, te.Range.End.Line)
+			continue
+		}
+		hs = append(hs, hunk{first: i, last: i, start: te.Range.Start.Line, end: te.Range.End.Line})
+	}
+	return hs
+}
+
+// fileTextEdits returns the text edits the server sends for a change of old
+// to new: the edits hunks are counted over.
+func fileTextEdits(old, new string, enc edits.Encoding) []protocol.TextEdit {
+	tes, err := edits.TextEdits(old, edits.Compute(old, new), enc)
+	if err != nil {
+		return nil
+	}
+	return tes
+}
+
+// describeHunks names hunks for the model: "hunk 2 of 3 (lines 10-12)".
+func describeHunks(hs []hunk, idx []int) string {
+	var parts []string
+	for _, i := range idx {
+		if i < 0 || i >= len(hs) {
+			parts = append(parts, fmt.Sprintf("hunk %d (unknown)", i+1))
+			continue
+		}
+		h := hs[i]
+		lines := fmt.Sprintf("line %d", h.start+1)
+		if h.end > h.start {
+			lines = fmt.Sprintf("lines %d-%d", h.start+1, h.end+1)
+		}
+		parts = append(parts, fmt.Sprintf("hunk %d of %d (%s)", i+1, len(hs), lines))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// partialMessage tells the model what the user made of a proposal before
+// accepting it: which hunks were rejected or edited, and what was applied,
+// as a diff against the file before the proposal.
+func partialMessage(name, old, proposed, final string, enc edits.Encoding, rejected, edited []int) string {
+	hs := hunksOf(fileTextEdits(old, proposed, enc))
+	var b strings.Builder
+	fmt.Fprintf(&b, "The user applied your change to %s only in part.", name)
+	if len(rejected) > 0 {
+		fmt.Fprintf(&b, " Rejected: %s.", describeHunks(hs, rejected))
+	}
+	if len(edited) > 0 {
+		fmt.Fprintf(&b, " Edited by the user: %s.", describeHunks(hs, edited))
+	}
+	if len(rejected) == 0 && len(edited) == 0 {
+		b.WriteString(" The file differs from what you proposed.")
+	}
+	fmt.Fprintf(&b, " What was applied, against the file before your change:\n```diff\n%s```\nRead the file again before changing it further.", edits.Unified(name, old, final))
+	return b.String()
+}

@@ -1,0 +1,492 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/gemini"
+	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/lsp/lsptest"
+	"github.com/agentls/agentls/workspace"
+)
+
+var update = flag.Bool("update", false, "rewrite the want/events sections of scenario files")
+
+// TestScenarios runs every testdata/scenarios/*.txtar file. A scenario is a
+// txtar archive:
+//
+//	-- flags --       JSON: client, settings, folders, open files, what to run (see scenarioFlags)
+//	-- model --       the model's turns (geminitest.ParseScript)
+//	-- editor --      the editor's answers and the user's actions, in order (see parseSteps)
+//	-- want/<file> -- the file's final text: the editor's buffer if open, else the disk
+//	-- want/events -- the transcript of what the server sent (see transcript)
+//	-- <path> --      any other section is a workspace file
+//
+// The server runs over a real jsonrpc2 stream pair, the model is reached
+// through the real genai SDK against geminitest, and the test editor
+// (lsptest) applies edits like an editor. Positions in flags are LSP's:
+// 0-based "line:character-line:character".
+func TestScenarios(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/scenarios/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			sc := parseScenario(t, file)
+			if sc.flags.Skip != "" {
+				t.Skip(sc.flags.Skip)
+			}
+			sc.run(t)
+		})
+	}
+}
+
+// scenarioFlags are a scenario's settings.
+type scenarioFlags struct {
+	// Client is the capability preset: full (VS Code-like, the default),
+	// nvim07, eglot or minimal.
+	Client string `json:"client"`
+	// Without removes capabilities from the preset: applyEdit,
+	// documentChanges, changeAnnotations, create, workDoneProgress,
+	// showDocument, configuration.
+	Without []string `json:"without"`
+	// Init is initializationOptions; Configuration answers
+	// workspace/configuration.
+	Init          json.RawMessage `json:"init"`
+	Configuration json.RawMessage `json:"configuration"`
+	// Folders are the workspace folders, as directories of the scenario
+	// (default "."); AddFolders come later with didChangeWorkspaceFolders.
+	Folders    []string `json:"folders"`
+	AddFolders []string `json:"addFolders"`
+	// Open lists the files the editor opens before the run.
+	Open []string `json:"open"`
+	// Run starts a run with agentls.run; Action asks for code actions and
+	// executes the one titled Choose.
+	Run    *runFlags    `json:"run"`
+	Action *actionFlags `json:"action"`
+	// Settle is the server's SettleTimeout (default 300ms).
+	Settle string `json:"settle"`
+	// ProgressRate checks the bound on $/progress reports.
+	ProgressRate bool `json:"progressRate"`
+	// Skip skips the scenario, saying why.
+	Skip string `json:"skip"`
+}
+
+type runFlags struct {
+	Prompt string `json:"prompt"`
+	File   string `json:"file"`
+	Range  string `json:"range"`
+	Token  string `json:"token"` // the client's workDoneToken
+}
+
+type actionFlags struct {
+	File        string     `json:"file"`
+	Range       string     `json:"range"`
+	Diagnostics []diagFlag `json:"diagnostics"`
+	Only        []string   `json:"only"`
+	Choose      string     `json:"choose"`
+	// Instruction is what a plugin would ask the user for (ask:
+	// "instruction").
+	Instruction string `json:"instruction"`
+}
+
+type diagFlag struct {
+	Range    string `json:"range"`
+	Message  string `json:"message"`
+	Source   string `json:"source"`
+	Severity int    `json:"severity"`
+}
+
+type scenario struct {
+	path       string
+	archive    *txtar.Archive
+	flags      scenarioFlags
+	files      map[string]string
+	model      []geminitest.Turn
+	steps      []step
+	want       map[string]string
+	wantEvents *string
+}
+
+func parseScenario(t *testing.T, path string) *scenario {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &scenario{path: path, archive: ar, files: map[string]string{}, want: map[string]string{}}
+	for _, f := range ar.Files {
+		data := string(f.Data)
+		switch {
+		case f.Name == "flags":
+			if err := json.Unmarshal(f.Data, &sc.flags); err != nil {
+				t.Fatalf("flags: %v", err)
+			}
+		case f.Name == "model":
+			if sc.model, err = geminitest.ParseScript(data); err != nil {
+				t.Fatalf("model: %v", err)
+			}
+		case f.Name == "editor":
+			if sc.steps, err = parseSteps(data); err != nil {
+				t.Fatalf("editor: %v", err)
+			}
+		case f.Name == "want/events":
+			sc.wantEvents = &data
+		case strings.HasPrefix(f.Name, "want/"):
+			sc.want[strings.TrimPrefix(f.Name, "want/")] = data
+		default:
+			sc.files[f.Name] = data
+		}
+	}
+	return sc
+}
+
+// A scenarioRun is a scenario being played.
+type scenarioRun struct {
+	sc    *scenario
+	t     *testing.T
+	ed    *lsptest.Editor
+	gem   *geminitest.Server
+	dir   string // the scenario's files
+	cache string // the server's cache directory
+	play  *player
+	start time.Time
+	runID chan string // holds the run's id once it started
+}
+
+func (sc *scenario) run(t *testing.T) {
+	ctx := t.Context()
+	r := &scenarioRun{sc: sc, t: t, dir: t.TempDir(), cache: t.TempDir(), runID: make(chan string, 1)}
+	for name, data := range sc.files {
+		p := filepath.Join(r.dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range append(sc.flags.Folders, sc.flags.AddFolders...) {
+		os.MkdirAll(filepath.Join(r.dir, f), 0o755)
+	}
+	r.gem = geminitest.NewServer(t, sc.model...)
+	settle := 300 * time.Millisecond
+	if sc.flags.Settle != "" {
+		var err error
+		if settle, err = time.ParseDuration(sc.flags.Settle); err != nil {
+			t.Fatalf("settle: %v", err)
+		}
+	}
+	srv := lsp.New(lsp.Config{
+		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
+			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
+				Getenv: func(string) string { return "" }})
+		},
+		Version:       "test",
+		CacheDir:      r.cache,
+		SettleTimeout: settle,
+	})
+	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
+	sctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStream(sctx, serverSide, stop) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	r.ed = lsptest.New(t, clientSide)
+	if len(sc.flags.Configuration) > 0 {
+		r.ed.Configuration = sc.flags.Configuration
+	}
+	r.play = newPlayer(r)
+	r.ed.Intercept = r.play.intercept
+
+	var folders []string
+	for _, f := range cmpOr(sc.flags.Folders, []string{"."}) {
+		folders = append(folders, filepath.Join(r.dir, f))
+	}
+	var init any
+	if len(sc.flags.Init) > 0 {
+		init = sc.flags.Init
+	}
+	r.ed.InitializeFolders(ctx, folders, r.caps(), init)
+	if len(sc.flags.AddFolders) > 0 {
+		var added []protocol.WorkspaceFolder
+		for _, f := range sc.flags.AddFolders {
+			added = append(added, protocol.WorkspaceFolder{URI: r.uri(f), Name: filepath.Base(f)})
+		}
+		r.ed.Server.DidChangeWorkspaceFolders(ctx, &protocol.DidChangeWorkspaceFoldersParams{Event: protocol.WorkspaceFoldersChangeEvent{Added: added}})
+	}
+	for _, name := range sc.flags.Open {
+		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.files[name])
+	}
+
+	r.start = time.Now()
+	played := make(chan struct{})
+	pctx, stopPlay := context.WithTimeout(ctx, scenarioDeadline)
+	defer stopPlay()
+	go func() {
+		defer close(played)
+		r.play.steps(pctx, sc.steps)
+	}()
+	var header []string
+	switch {
+	case sc.flags.Run != nil:
+		r.startRun(ctx)
+	case sc.flags.Action != nil:
+		header = r.codeAction(ctx)
+	default:
+		t.Fatal("flags: neither run nor action")
+	}
+	r.waitEnd()
+	stopPlay() // steps still waiting now wait for what will not come
+	<-played
+	r.play.check()
+
+	got := r.transcript(header)
+	r.compareEvents(got)
+	r.compareFiles()
+}
+
+func (r *scenarioRun) caps() *protocol.ClientCapabilities {
+	var c *protocol.ClientCapabilities
+	switch r.sc.flags.Client {
+	case "", "full":
+		c = lsptest.FullCapabilities()
+	case "nvim07":
+		c = lsptest.Neovim07Capabilities()
+	case "eglot":
+		c = lsptest.EglotCapabilities()
+	case "minimal":
+		c = lsptest.MinimalCapabilities()
+	default:
+		r.t.Fatalf("flags: unknown client %q", r.sc.flags.Client)
+	}
+	if c.Workspace == nil {
+		c.Workspace = &protocol.WorkspaceClientCapabilities{}
+	}
+	if c.Workspace.WorkspaceEdit == nil {
+		c.Workspace.WorkspaceEdit = &protocol.WorkspaceEditClientCapabilities{}
+	}
+	if c.Window == nil {
+		c.Window = &protocol.WindowClientCapabilities{}
+	}
+	we := c.Workspace.WorkspaceEdit
+	for _, w := range r.sc.flags.Without {
+		switch w {
+		case "applyEdit":
+			c.Workspace.ApplyEdit = nil
+		case "documentChanges":
+			we.DocumentChanges = nil
+		case "changeAnnotations":
+			we.ChangeAnnotationSupport = nil
+		case "create":
+			we.ResourceOperations = slices.DeleteFunc(we.ResourceOperations, func(k protocol.ResourceOperationKind) bool {
+				return k == protocol.ResourceOperationKindCreate
+			})
+		case "workDoneProgress":
+			c.Window.WorkDoneProgress = nil
+		case "showDocument":
+			c.Window.ShowDocument = nil
+		case "configuration":
+			c.Workspace.Configuration = nil
+		default:
+			r.t.Fatalf("flags: unknown capability %q", w)
+		}
+	}
+	return c
+}
+
+func (r *scenarioRun) uri(name string) uri.URI {
+	return workspace.URIFromPath(filepath.Join(r.dir, filepath.FromSlash(name)))
+}
+
+func (r *scenarioRun) startRun(ctx context.Context) {
+	f := r.sc.flags.Run
+	args := map[string]any{"prompt": f.Prompt}
+	if f.File != "" {
+		args["uri"] = r.uri(f.File)
+	}
+	if f.Range != "" {
+		args["range"] = parseRange(r.t, f.Range)
+	}
+	b, _ := json.Marshal(args)
+	params := &protocol.ExecuteCommandParams{Command: lsp.CommandRun, Arguments: []protocol.LSPAny{b}}
+	if f.Token != "" {
+		params.WorkDoneToken = protocol.String(f.Token)
+	}
+	r.execute(ctx, params)
+}
+
+// execute runs an agentls.run command and keeps the run's id.
+func (r *scenarioRun) execute(ctx context.Context, params *protocol.ExecuteCommandParams) {
+	res, err := r.ed.Server.ExecuteCommand(ctx, params)
+	if err != nil {
+		r.t.Fatalf("%s: %v", params.Command, err)
+	}
+	var out lsp.RunResult
+	if err := json.Unmarshal(res, &out); err != nil {
+		r.t.Fatalf("%s answered %s: %v", params.Command, res, err)
+	}
+	r.runID <- out.RunID
+}
+
+// codeAction asks for code actions, executes the chosen one as a client
+// would (its command, with its arguments) and returns the offered titles
+// for the transcript.
+func (r *scenarioRun) codeAction(ctx context.Context) []string {
+	f := r.sc.flags.Action
+	params := &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: r.uri(f.File)}}
+	if f.Range != "" {
+		params.Range = parseRange(r.t, f.Range)
+	}
+	for _, d := range f.Diagnostics {
+		params.Context.Diagnostics = append(params.Context.Diagnostics, protocol.Diagnostic{
+			Range: parseRange(r.t, d.Range), Message: protocol.String(d.Message),
+			Source: protocol.NewOptional(d.Source), Severity: protocol.DiagnosticSeverity(d.Severity),
+		})
+	}
+	for _, k := range f.Only {
+		params.Context.Only = append(params.Context.Only, protocol.CodeActionKind(k))
+	}
+	actions, err := r.ed.Server.CodeAction(ctx, params)
+	if err != nil {
+		r.t.Fatalf("codeAction: %v", err)
+	}
+	var header []string
+	var chosen *protocol.CodeAction
+	for _, a := range actions {
+		ca, ok := a.(*protocol.CodeAction)
+		if !ok {
+			r.t.Fatalf("code action %T, want *CodeAction", a)
+		}
+		if ca.Edit != nil {
+			r.t.Errorf("code action %q carries an edit", ca.Title)
+		}
+		kind := ""
+		if ca.Kind != nil {
+			kind = string(*ca.Kind)
+		}
+		header = append(header, fmt.Sprintf("action %q %s", ca.Title, kind))
+		if ca.Title == f.Choose {
+			chosen = ca
+		}
+	}
+	if chosen == nil {
+		r.t.Fatalf("no code action %q; got:\n%s", f.Choose, strings.Join(header, "\n"))
+	}
+	args := chosen.Command.Arguments
+	if f.Instruction != "" {
+		var m map[string]any
+		json.Unmarshal(args[0], &m)
+		if m["ask"] != lsp.AskInstruction {
+			r.t.Errorf("action %q does not ask for an instruction", f.Choose)
+		}
+		m["instruction"] = f.Instruction
+		b, _ := json.Marshal(m)
+		args = []protocol.LSPAny{b}
+	}
+	header = append(header, fmt.Sprintf("chose %q", chosen.Title))
+	r.execute(ctx, &protocol.ExecuteCommandParams{Command: chosen.Command.Command, Arguments: args})
+	return header
+}
+
+// waitEnd waits for the run's last word: the end of its progress, or, for a
+// client without work-done progress, the log line that ends it. The run's
+// progress is the first to begin; subagents' come later.
+func (r *scenarioRun) waitEnd() {
+	begin := r.ed.WaitFor("the run's progress", func(m lsptest.Message) bool {
+		return m.Method == protocol.MethodProgress && progressOf(m).Kind == "begin" ||
+			m.Method == protocol.MethodWindowLogMessage && strings.HasSuffix(logText(m), ": started")
+	})
+	if begin.Method == protocol.MethodProgress {
+		token := progressOf(begin).Token
+		r.ed.WaitFor("the run's progress end", func(m lsptest.Message) bool {
+			return m.Method == protocol.MethodProgress && progressOf(m).Kind == "end" && progressOf(m).Token == token
+		})
+		return
+	}
+	title := strings.TrimSuffix(logText(begin), ": started")
+	r.ed.WaitFor("the run's last log line", func(m lsptest.Message) bool {
+		return m.Method == protocol.MethodWindowLogMessage && strings.HasPrefix(logText(m), title+": finished: ")
+	})
+}
+
+func (r *scenarioRun) compareEvents(got string) {
+	if r.sc.wantEvents == nil && !*update {
+		r.t.Errorf("no want/events section; got:\n%s", got)
+		return
+	}
+	if *update {
+		r.updateEvents(got)
+		return
+	}
+	if diff := cmp.Diff(*r.sc.wantEvents, got); diff != "" {
+		r.t.Errorf("transcript (-want +got):\n%s\nrun with -update to accept", diff)
+	}
+}
+
+// updateEvents rewrites the scenario file's want/events section.
+func (r *scenarioRun) updateEvents(got string) {
+	ar := r.sc.archive
+	found := false
+	for i := range ar.Files {
+		if ar.Files[i].Name == "want/events" {
+			ar.Files[i].Data = []byte(got)
+			found = true
+		}
+	}
+	if !found {
+		ar.Files = append(ar.Files, txtar.File{Name: "want/events", Data: []byte(got)})
+	}
+	if err := os.WriteFile(r.sc.path, txtar.Format(ar), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *scenarioRun) compareFiles() {
+	for name, want := range r.sc.want {
+		if name == "events" {
+			continue
+		}
+		path := filepath.Join(r.dir, filepath.FromSlash(name))
+		got, open := r.ed.Buffer(workspace.URIFromPath(path))
+		if !open {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				got = "(absent)\n"
+			} else {
+				got = string(b)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			r.t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func cmpOr[T any](a, b []T) []T {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,224 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
+)
+
+// A stage holds the changes of a confirm: run run until the run reaches its
+// goal: the run's reads see them (a layer over the overlay), and at the end
+// they go to the editor as one proposal covering every file. It is the run's
+// agent.Proposer.
+type stage struct {
+	ws *workspace.Workspace
+
+	mu    sync.Mutex
+	files map[string]*stagedFile // by resolved path
+}
+
+// A stagedFile is one file's staged change.
+type stagedFile struct {
+	path, name string
+	base       string // the file when the run first changed it; "" for a new file
+	text       string // its staged content
+	create     bool
+	reasons    []string
+}
+
+func newStage(ws *workspace.Workspace) *stage {
+	return &stage{ws: ws, files: make(map[string]*stagedFile)}
+}
+
+// Propose stages a change; the run hears it as accepted (its system prompt
+// says that changes are staged).
+func (st *stage) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Decision{}, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	f := st.files[ch.Path]
+	if f == nil {
+		f = &stagedFile{path: ch.Path, name: ch.Name, base: ch.Old, create: ch.Create}
+		st.files[ch.Path] = f
+	} else if ch.Old != f.text {
+		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
+	}
+	f.text = ch.New
+	if ch.Reason != "" {
+		f.reasons = append(f.reasons, ch.Reason)
+	}
+	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+}
+
+// read returns the staged text of path.
+func (st *stage) read(path string) (string, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if f := st.files[path]; f != nil {
+		return f.text, true
+	}
+	return "", false
+}
+
+// created lists the staged new files directly inside dir.
+func (st *stage) created(dir string) []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var names []string
+	for p, f := range st.files {
+		if f.create && filepath.Dir(p) == dir {
+			names = append(names, filepath.Base(p))
+		}
+	}
+	return names
+}
+
+// changed returns the staged files that differ from what they were, sorted.
+func (st *stage) changed() []stagedFile {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var out []stagedFile
+	for _, f := range st.files {
+		if f.create || f.text != f.base {
+			out = append(out, *f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// finish sends the staged changes as one proposal when the run reached its
+// goal, and reports what became of them; nil when nothing was staged.
+func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *ProposalReport {
+	files := st.changed()
+	if len(files) == 0 {
+		return nil
+	}
+	rep := &ProposalReport{}
+	for _, f := range files {
+		s := edits.DiffStat(f.base, f.text)
+		rep.Files = append(rep.Files, FileDecision{Name: f.name, Create: f.create, Added: s.Added, Deleted: s.Deleted})
+	}
+	if end.Reason != agent.StopGoal || ctx.Err() != nil {
+		rep.Outcome = outcomeDiscarded
+		rep.Summary = fmt.Sprintf("Nothing was proposed: the run did not finish; %s discarded.", countFiles(len(files), "staged change"))
+		return rep
+	}
+	cs := make([]change, len(files))
+	var total edits.Stat
+	for i, f := range files {
+		reason := strings.Join(f.reasons, "; ")
+		if reason == "" {
+			reason = firstLines(end.Result, 1, 120)
+		}
+		cs[i] = change{path: f.path, name: f.name, base: f.base, mine: f.text, create: f.create, reason: reason}
+		total.Added += rep.Files[i].Added
+		total.Deleted += rep.Files[i].Deleted
+	}
+	r.report(ctx, fmt.Sprintf("Proposing changes to %s (%s)", countFiles(len(files), "file"), total), -1)
+	ds, err := r.s.propose(ctx, r, cs)
+	if err != nil {
+		rep.Outcome = agent.OutcomeWithdrawn
+		rep.Message = err.Error()
+		rep.Summary = "The proposal was withdrawn."
+		return rep
+	}
+	for i, d := range ds {
+		rep.Files[i].Outcome, rep.Files[i].Message, rep.Files[i].RejectedHunks = d.Outcome, d.Message, d.RejectedHunks
+	}
+	rep.Outcome, rep.Message = overall(ds)
+	rep.Summary = summarize(rep)
+	return rep
+}
+
+// outcomeDiscarded: a run that did not reach its goal proposes nothing.
+const outcomeDiscarded agent.Outcome = "discarded"
+
+// overall is the proposal's outcome: applied when every file was, else the
+// first other outcome.
+func overall(ds []agent.Decision) (agent.Outcome, string) {
+	for _, d := range ds {
+		if d.Outcome != agent.OutcomeApplied {
+			return d.Outcome, d.Message
+		}
+	}
+	return agent.OutcomeApplied, ""
+}
+
+func summarize(rep *ProposalReport) string {
+	n := countFiles(len(rep.Files), "file")
+	switch rep.Outcome {
+	case agent.OutcomeApplied:
+		for _, f := range rep.Files {
+			if f.Message != "" {
+				return fmt.Sprintf("Changes to %s applied, some in part.", n)
+			}
+		}
+		return fmt.Sprintf("Changes to %s applied.", n)
+	case agent.OutcomeRejected:
+		msg := fmt.Sprintf("The changes to %s were rejected", n)
+		if rep.Message != "" {
+			msg += ": " + rep.Message
+		}
+		return msg + "."
+	case agent.OutcomeConflict:
+		return "Nothing was proposed: " + rep.Message + "."
+	}
+	return fmt.Sprintf("The changes to %s failed: %s.", n, rep.Message)
+}
+
+func countFiles(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// stagedFS is a confirm: run run's view of the files: its staged changes
+// over the overlay.
+type stagedFS struct {
+	*runFS
+	st *stage
+}
+
+func (f *stagedFS) ReadFile(path string) (string, error) {
+	if text, ok := f.st.read(path); ok {
+		return text, nil
+	}
+	return f.runFS.ReadFile(path)
+}
+
+// ReadDir lists dir with the run's staged new files in it.
+func (f *stagedFS) ReadDir(path string) ([]fs.DirEntry, error) {
+	entries, err := f.runFS.ReadDir(path)
+	created := f.st.created(filepath.Clean(path))
+	if err != nil && len(created) == 0 {
+		return nil, err
+	}
+	for _, name := range created {
+		if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name }) {
+			entries = append(entries, stagedEntry(name))
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, nil
+}
+
+// stagedEntry is a directory entry for a staged new file.
+type stagedEntry string
+
+func (e stagedEntry) Name() string             { return string(e) }
+func (stagedEntry) IsDir() bool                { return false }
+func (stagedEntry) Type() fs.FileMode          { return 0 }
+func (stagedEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrNotExist }
