@@ -88,6 +88,7 @@ type Engine struct {
 	files   []*ruleFile // the user's, then the workspace folders', in order
 	session []*Rule
 	nextID  int
+	trusted map[string]bool // folders whose policy files may allow (trust.go)
 }
 
 // A ruleFile is a policy file as last read.
@@ -133,6 +134,9 @@ func (e *Engine) Load(roots []string) error {
 		}
 	}
 	e.files = want
+	if err := e.loadTrust(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -215,7 +219,7 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	args := sync.OnceValue(func() string { return stableJSON(c.Args) })
 	var best *Rule
 	for _, r := range rules {
-		if r.PathPattern == nil && r.matches(&c, p.mode, args) && r.outranks(best) {
+		if r.PathPattern == nil && r.matches(&c, p.mode, args) && r.outranks(best) && p.e.inForce(r) {
 			best = r
 		}
 	}
@@ -246,7 +250,7 @@ func (p Policy) AllowsPath(tool, rel string) bool {
 	rules, _ := p.e.ruleSet()
 	var best *Rule
 	for _, r := range rules {
-		if r.matchesPath(tool, rel, p.mode) && r.outranks(best) {
+		if r.matchesPath(tool, rel, p.mode) && r.outranks(best) && p.e.inForce(r) {
 			best = r
 		}
 	}
@@ -347,6 +351,11 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
 	}
 	e.session = slices.Delete(e.session, i, i+1)
+	if path != e.userFile {
+		if err := e.trust(filepath.Dir(filepath.Dir(path))); err != nil {
+			return Rule{}, fmt.Errorf("save rule %s: trust the folder: %w", id, err)
+		}
+	}
 	f := e.file(path)
 	if f == nil {
 		f = &ruleFile{path: path, source: SourceWorkspace, root: filepath.Dir(filepath.Dir(path))}

@@ -205,6 +205,15 @@ decision = "allow"
 		{name: "workspace rule in its folder", call: shell("ls -la", filepath.Join(ws, "sub")), want: allow("workspace allows ls")},
 		{name: "workspace rule outside its folder", call: shell("ls -la", other), want: askShell},
 	}
+	// A repository's policy file allows nothing until the user trusts the
+	// folder.
+	if got := e.WithMode(ModeDefault).Check(shell("ls -la", ws)); got.Verdict != agent.VerdictAsk {
+		t.Errorf("workspace allow rule in an untrusted folder: %+v, want ask", got)
+	}
+	write(t, filepath.Join(filepath.Dir(userFile), "trusted-folders"), ws+"\n")
+	if err := e.Load([]string{ws}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		mode := tt.mode
 		if mode == "" {
@@ -293,8 +302,8 @@ func TestSave(t *testing.T) {
 	if diff := cmp.Diff([]string{file + ":2", file + ":6"}, ids(e.Rules())); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
-	// A new session reads it.
-	e2 := New("")
+	// A new session reads it: saving trusted the folder.
+	e2 := New(e.userFile)
 	if err := e2.Load([]string{ws}); err != nil {
 		t.Fatal(err)
 	}
