@@ -80,7 +80,10 @@ func loopFeedback(what string) string {
 // withoutCalls keeps the text of a content cut short, dropping calls whose
 // responses will never come.
 func withoutCalls(c *genai.Content) *genai.Content {
-	out := &genai.Content{Role: c.Role}
+	out := &genai.Content{Role: genai.RoleModel}
+	if c == nil {
+		c = out
+	}
 	for _, p := range c.Parts {
 		if p.FunctionCall == nil {
 			out.Parts = append(out.Parts, p)

@@ -40,9 +40,12 @@ func (r *run) recover(parent context.Context, stopped RunEnd) RunEnd {
 	r.turn++
 	r.emit(Event{Type: EventTurnStart, Text: "final warning"})
 	defer r.emit(Event{Type: EventTurnEnd})
-	content, err := r.callModel(ctx, []*genai.FunctionDeclaration{r.complete.Declaration()})
+	content, _, err := r.callModel(ctx, []*genai.FunctionDeclaration{r.complete.Declaration()})
 	if err != nil {
 		stopped.Error += fmt.Sprintf("; the final warning turn failed: %v", err)
+		return stopped
+	}
+	if content == nil {
 		return stopped
 	}
 	r.history = append(r.history, content)

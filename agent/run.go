@@ -231,7 +231,7 @@ func (r *run) turns(ctx context.Context) RunEnd {
 // the run stops, with end saying why.
 func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
 	r.compress(ctx)
-	content, err := r.callModel(ctx, r.decls)
+	content, finish, err := r.callModel(ctx, r.decls)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx), true
@@ -240,10 +240,11 @@ func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
 	}
 	if r.loops.textLooping() {
 		// The model repeats itself: its stream was cut short.
-		if content != nil {
-			r.history = append(r.history, withoutCalls(content))
-		}
+		r.history = append(r.history, withoutCalls(content))
 		return r.loopStrike("You are repeating the same text over and over.")
+	}
+	if end, done, handled := r.badFinish(content, finish); handled {
+		return end, done
 	}
 	r.history = append(r.history, content)
 	calls := functionCalls(content)

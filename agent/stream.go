@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,8 +9,9 @@ import (
 )
 
 // callModel streams one model call, emitting thought and text chunks as they
-// arrive, and returns the model's turn as history content.
-func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (*genai.Content, error) {
+// arrive, and returns the model's turn as history content (nil when the
+// model said nothing) and why the model stopped. An error is a failed call.
+func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (*genai.Content, genai.FinishReason, error) {
 	req := &Request{
 		Model:    r.modelName,
 		Contents: r.history,
@@ -30,7 +30,7 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 	)
 	for resp, err := range r.model.Generate(ctx, req) {
 		if err != nil {
-			return nil, fmt.Errorf("model: %w", err)
+			return nil, finish, fmt.Errorf("model: %w", err)
 		}
 		if resp.UsageMetadata != nil {
 			usage = resp.UsageMetadata
@@ -61,18 +61,12 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 		r.emit(Event{Type: EventUsage, Usage: &u})
 	}
 	if block != "" {
-		return nil, fmt.Errorf("model: the prompt was blocked (%s)", block)
+		return nil, finish, fmt.Errorf("model: the prompt was blocked (%s)", block)
 	}
 	if len(parts) == 0 {
-		if r.loops.textLooping() {
-			return nil, nil
-		}
-		if finish != "" && finish != genai.FinishReasonStop {
-			return nil, fmt.Errorf("model: empty answer (finish reason %s)", finish)
-		}
-		return nil, errors.New("model: empty answer")
+		return nil, finish, nil
 	}
-	return &genai.Content{Role: genai.RoleModel, Parts: parts}, nil
+	return &genai.Content{Role: genai.RoleModel, Parts: parts}, finish, nil
 }
 
 // addPart emits one streamed part and adds it to the turn's parts: adjacent
