@@ -39,6 +39,10 @@ type clientFile struct {
 	EditedHunks   []int   `json:"editedHunks,omitempty"`
 }
 
+// closedSettle bounds the wait for the didOpen of a file that was not open
+// when its edit was sent.
+const closedSettle = 500 * time.Millisecond
+
 // edit builds the proposal's WorkspaceEdit: versioned TextDocumentEdits
 // with one change annotation per file (needsConfirmation, for clients that
 // support annotations, unless autoEdit), CreateFile where the client can
@@ -177,16 +181,23 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, dea
 	if cf != nil {
 		want = *cf.Text
 	}
-	text, open, settled := p.s.settle(ctx, p.r.spec.ws, f.path, want, max(0, time.Until(deadline)))
+	wait := max(0, time.Until(deadline))
+	if !f.open && cf == nil {
+		// A file the editor had not opened: it may apply the edit without
+		// ever opening it, so the wait for its didOpen is short.
+		wait = min(wait, closedSettle)
+	}
+	text, open, settled := p.s.settle(ctx, p.r.spec.ws, f.path, want, wait)
 	if ctx.Err() != nil {
 		return agent.Decision{Outcome: agent.OutcomeApplied}
 	}
 	final := want
 	switch {
 	case settled:
-	case !open && !f.open:
-		// The client applied it to a file it has not opened: nothing to check.
-		p.s.log.Debug("applied edit not verified: the editor did not open the file", "file", f.name)
+	case !open:
+		// The client applied it to a file it has not opened (or closed it
+		// since): nothing to check.
+		p.s.log.Debug("applied edit not verified: the file is not open in the editor", "file", f.name)
 	case text == f.old:
 		p.s.log.Warn("the editor answered applied, but the buffer did not change", "file", f.name)
 		return agent.Decision{Outcome: agent.OutcomeFailed,

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -20,11 +21,15 @@ type approvals struct {
 	eng *policy.Engine // made on first use
 }
 
-func (a *approvals) engine() *policy.Engine {
+func (a *approvals) engine(userDir string) *policy.Engine {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.eng == nil {
-		a.eng = policy.New(policy.UserFile())
+		file := ""
+		if userDir != "" {
+			file = filepath.Join(userDir, "policy.toml")
+		}
+		a.eng = policy.New(file)
 	}
 	return a.eng
 }
@@ -33,7 +38,7 @@ func (a *approvals) engine() *policy.Engine {
 // policy of a run in its approval mode. Problems with the files are shown
 // to the user; the rules that could be read apply.
 func (s *Server) runPolicy(ctx context.Context, spec runSpec) policy.Policy {
-	eng := s.approvals.engine()
+	eng := s.approvals.engine(s.cfg.UserConfigDir)
 	if err := eng.Load(spec.ws.Roots()); err != nil {
 		msg := "agentls: policy rules ignored: " + strings.ReplaceAll(err.Error(), "\n", "; ")
 		s.log.Warn(msg)
@@ -77,7 +82,7 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 			return nil, err
 		}
 	}
-	eng := s.approvals.engine()
+	eng := s.approvals.engine(s.cfg.UserConfigDir)
 	switch args.Action {
 	case "", ApprovalsList:
 	case ApprovalsRevoke:

@@ -36,7 +36,7 @@ type approver struct {
 
 // approver returns the Approver of a run.
 func (s *Server) approver(spec runSpec) *approver {
-	return &approver{s: s, eng: s.approvals.engine(), ws: spec.ws, root: spec.root}
+	return &approver{s: s, eng: s.approvals.engine(s.cfg.UserConfigDir), ws: spec.ws, root: spec.root}
 }
 
 func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error) {

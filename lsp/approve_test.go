@@ -198,6 +198,7 @@ commandPrefix = "ls"
 decision = "allow"
 `), 0o644)
 	s.ed.ShowMessageRequest = lsptest.Choose("Allow once")
+	s.trust(t)
 	s.ed.Initialize(t.Context(), s.root, nil, nil)
 	runToEnd(t, s, "make a")
 	if q := s.ed.Questions(); len(q) != 0 {
@@ -219,6 +220,7 @@ func TestBrokenPolicyFile(t *testing.T) {
 	s := newSession(t, touch("a.txt"), done())
 	os.MkdirAll(filepath.Join(s.root, ".agentls"), 0o755)
 	os.WriteFile(policy.WorkspaceFile(s.root), []byte("[[rule]]\ncommandPrefix = \"touch\"\ndecision = \"allow\"\n\n[[rule]]\ncommandPrefix = \"rm\"\ndecision = \"never\"\n"), 0o644)
+	s.trust(t)
 	s.ed.Initialize(t.Context(), s.root, nil, nil)
 	runToEnd(t, s, "make a")
 	warning := s.ed.WaitFor("policy warning", func(m lsptest.Message) bool {
@@ -229,6 +231,24 @@ func TestBrokenPolicyFile(t *testing.T) {
 	}
 	if !exists(s, "a.txt") {
 		t.Error("the good rule did not apply")
+	}
+}
+
+// A repository's policy file allows nothing in a folder the user has not
+// trusted: the command is asked about.
+func TestUntrustedWorkspacePolicyFile(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, touch("a.txt"), done())
+	os.MkdirAll(filepath.Join(s.root, ".agentls"), 0o755)
+	os.WriteFile(policy.WorkspaceFile(s.root), []byte("[[rule]]\ncommandPrefix = \"touch\"\ndecision = \"allow\"\n"), 0o644)
+	s.ed.ShowMessageRequest = lsptest.Choose("Deny")
+	s.ed.Initialize(t.Context(), s.root, nil, nil)
+	runToEnd(t, s, "make a")
+	if q := s.ed.Questions(); len(q) != 1 {
+		t.Errorf("asked %q, want one question", q)
+	}
+	if exists(s, "a.txt") {
+		t.Error("an untrusted workspace's rule ran a command")
 	}
 }
 

@@ -23,9 +23,10 @@ import (
 // session is one server, its fake model and a test editor, connected over a
 // real jsonrpc2 stream pair.
 type session struct {
-	ed   *lsptest.Editor
-	gem  *geminitest.Server
-	root string
+	ed      *lsptest.Editor
+	gem     *geminitest.Server
+	root    string
+	userDir string // the server's user config folder
 }
 
 func newSession(t testing.TB, turns ...geminitest.Turn) *session {
@@ -39,12 +40,14 @@ func newSession(t testing.TB, turns ...geminitest.Turn) *session {
 func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan struct{}) {
 	t.Helper()
 	gem := geminitest.NewServer(t, turns...)
+	userDir := t.TempDir()
 	srv := lsp.New(lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
 				Getenv: func(string) string { return "" }})
 		},
-		Version: "test",
+		Version:       "test",
+		UserConfigDir: userDir,
 	})
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	ctx, stop := context.WithCancel(context.Background())
@@ -61,7 +64,16 @@ func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan st
 			t.Errorf("serve: %v", serveErr)
 		}
 	})
-	return &session{ed: lsptest.New(t, clientSide), gem: gem, root: t.TempDir()}, done
+	return &session{ed: lsptest.New(t, clientSide), gem: gem, root: t.TempDir(), userDir: userDir}, done
+}
+
+// trust marks the session's workspace trusted, so its policy file's allow
+// rules apply.
+func (s *session) trust(t testing.TB) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(s.userDir, "trusted-folders"), []byte(s.root+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 const mainGo = `package main

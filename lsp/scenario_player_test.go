@@ -288,7 +288,9 @@ func (p *player) cancel(ctx context.Context, w []string) error {
 		id := <-p.r.runID
 		p.r.runID <- id
 		b, _ := json.Marshal(map[string]string{"runId": id})
-		_, err := p.r.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}})
+		// The run may end (and the steps' ctx with it) before the answer
+		// comes back: the answer is not waited for on ctx.
+		_, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}})
 		return err
 	case "progress", "subagent":
 		var token string
@@ -328,11 +330,9 @@ func (p *player) answerNext(ctx context.Context, s step) error {
 	}
 	text := strings.Join(w[1:], " ")
 	if w[1] == "hold" {
+		// No answer: the server withdraws the request ($/cancelRequest,
+		// which the transcript shows).
 		p.answer(pr.msg.ID, "hold")
-		go func() { // the transcript says when the server withdrew it
-			<-pr.ctx.Done()
-			p.answer(pr.msg.ID, "hold, cancelled by the server")
-		}()
 		return nil
 	}
 	p.answer(pr.msg.ID, text)

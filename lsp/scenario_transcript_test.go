@@ -69,8 +69,11 @@ func (r *scenarioRun) render(b *strings.Builder, m lsptest.Message, methods map[
 	case protocol.MethodProgress:
 		p := progressOf(m)
 		who := "run"
-		if isSubagentToken(p.Token) {
+		switch {
+		case isSubagentToken(p.Token):
 			who = "subagent"
+		case !strings.HasPrefix(p.Token, "agentls/"):
+			who = "run token=" + p.Token // the client's workDoneToken
 		}
 		switch p.Kind {
 		case "begin":

@@ -37,6 +37,9 @@ type Config struct {
 	// SettleTimeout bounds the wait, after the editor answered applied, for
 	// its didChange to show the new text. 0: two seconds.
 	SettleTimeout time.Duration
+	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
+	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
+	UserConfigDir string
 }
 
 // Server is one LSP connection's server.

@@ -111,7 +111,7 @@ func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *Pro
 		rep.Files = append(rep.Files, FileDecision{Name: f.name, Create: f.create, Added: s.Added, Deleted: s.Deleted})
 	}
 	if end.Reason != agent.StopGoal || ctx.Err() != nil {
-		rep.Outcome = outcomeDiscarded
+		rep.setOutcome(outcomeDiscarded)
 		rep.Summary = fmt.Sprintf("Nothing was proposed: the run did not finish; %s discarded.", countFiles(len(files), "staged change"))
 		return rep
 	}
@@ -129,7 +129,7 @@ func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *Pro
 	r.report(ctx, fmt.Sprintf("Proposing changes to %s (%s)", countFiles(len(files), "file"), total), -1)
 	ds, err := r.s.propose(ctx, r, cs)
 	if err != nil {
-		rep.Outcome = agent.OutcomeWithdrawn
+		rep.setOutcome(agent.OutcomeWithdrawn)
 		rep.Message = err.Error()
 		rep.Summary = "The proposal was withdrawn."
 		return rep
@@ -140,6 +140,14 @@ func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *Pro
 	rep.Outcome, rep.Message = overall(ds)
 	rep.Summary = summarize(rep)
 	return rep
+}
+
+// setOutcome gives the proposal and each of its files outcome o.
+func (rep *ProposalReport) setOutcome(o agent.Outcome) {
+	rep.Outcome = o
+	for i := range rep.Files {
+		rep.Files[i].Outcome = o
+	}
 }
 
 // outcomeDiscarded: a run that did not reach its goal proposes nothing.

@@ -115,11 +115,7 @@ decision = "deny"
 			var approver *fakeApprover
 			s := script{disk: d, calls: []*genai.FunctionCall{tt.call}, cfg: func(c *agent.Config) {
 				if tt.rules {
-					eng := policy.New("")
-					if err := eng.Load([]string{d.root}); err != nil {
-						t.Fatal(err)
-					}
-					c.Policy = eng.WithMode(policy.ModeDefault)
+					c.Policy = trustedEngine(t, d.root).WithMode(policy.ModeDefault)
 				}
 				if tt.approver != nil {
 					approver = &fakeApprover{answer: tt.approver}
@@ -244,11 +240,7 @@ func TestAskRuleOnAnEditTool(t *testing.T) {
 		approver := &fakeApprover{answer: func(agent.Approval) (bool, error) { return allow, nil }}
 		tr := play(t, script{disk: d, calls: []*genai.FunctionCall{call("write_file", map[string]any{"file_path": "x.go", "content": "package x\n"})},
 			cfg: func(c *agent.Config) {
-				eng := policy.New("")
-				if err := eng.Load([]string{d.root}); err != nil {
-					t.Fatal(err)
-				}
-				c.Policy, c.Approver = eng.WithMode(policy.ModeDefault), approver
+				c.Policy, c.Approver = trustedEngine(t, d.root).WithMode(policy.ModeDefault), approver
 			}})
 		if diff := cmp.Diff([]agent.Approval{{Tool: "write_file", Description: "Writing x.go"}}, approver.asked()); diff != "" {
 			t.Errorf("approval (-want +got):\n%s", diff)
@@ -261,4 +253,18 @@ func TestAskRuleOnAnEditTool(t *testing.T) {
 			t.Errorf("allow %v: function responses (-want +got):\n%s", allow, diff)
 		}
 	}
+}
+
+// trustedEngine loads the policy files of root, a folder the user trusts.
+func trustedEngine(t *testing.T, root string) *policy.Engine {
+	t.Helper()
+	user := t.TempDir()
+	if err := os.WriteFile(filepath.Join(user, "trusted-folders"), []byte(root+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eng := policy.New(filepath.Join(user, "policy.toml"))
+	if err := eng.Load([]string{root}); err != nil {
+		t.Fatal(err)
+	}
+	return eng
 }
