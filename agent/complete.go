@@ -23,6 +23,7 @@ type completeTool struct {
 	decl       *genai.FunctionDeclaration
 	resolved   *jsonschema.Resolved
 	structured bool
+	before     func(ctx context.Context, result string) (string, error)
 
 	mu   sync.Mutex
 	done bool
@@ -62,6 +63,17 @@ func (t *completeTool) Run(ctx context.Context, call *Call) (Result, error) {
 	out := string(call.Args)
 	if !t.structured {
 		out = instance.(map[string]any)["result"].(string)
+	}
+	if t.before != nil {
+		resume := call.UserWait()
+		feedback, err := t.before(ctx, out)
+		resume()
+		if err != nil {
+			return Result{}, err
+		}
+		if feedback != "" {
+			return Result{Output: feedback, IsError: true}, nil
+		}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()

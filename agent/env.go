@@ -42,6 +42,9 @@ const (
 	OutcomeRejected Outcome = "rejected" // the user said no
 	OutcomeConflict Outcome = "conflict" // the file changed since the tool read it
 	OutcomeFailed   Outcome = "failed"   // the editor could not apply it
+	// OutcomeStaged: the change is kept with the run's others, to be
+	// proposed together when the run completes (confirm: run).
+	OutcomeStaged Outcome = "staged"
 	// OutcomeWithdrawn is never a Proposer's answer: it reports a proposal
 	// that ended without one (the run was cancelled).
 	OutcomeWithdrawn Outcome = "withdrawn"

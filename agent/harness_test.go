@@ -276,3 +276,28 @@ func TestContextStackInSystemPrompt(t *testing.T) {
 		t.Error("context files out of order: the root's must come before the folder's")
 	}
 }
+
+func TestBeforeComplete(t *testing.T) {
+	t.Parallel()
+	srv, m := fake(t,
+		geminitest.Reply(complete("first try")),
+		geminitest.Reply(complete("second try")))
+	var seen []string
+	cfg := agent.Config{Model: m, BeforeComplete: func(ctx context.Context, result string) (string, error) {
+		seen = append(seen, result)
+		if len(seen) == 1 {
+			return "The user rejected your changes; revise them.", nil
+		}
+		return "", nil
+	}}
+	evs := collect(t, t.Context(), cfg, agent.Task{Prompt: "go"})
+	if got := end(evs); got.Reason != agent.StopGoal || got.Result != "second try" || got.Turns != 2 {
+		t.Errorf("run end = %+v", got)
+	}
+	if diff := cmp.Diff([]string{"first try", "second try"}, seen); diff != "" {
+		t.Errorf("hook saw (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(srv.Requests()[1].Body), "The user rejected your changes") {
+		t.Error("the feedback did not reach the model")
+	}
+}

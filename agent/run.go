@@ -40,6 +40,12 @@ type Config struct {
 	// such calls are refused with an error result.
 	Approver Approver
 
+	// BeforeComplete, when set, runs when complete_task is called with a
+	// valid result, before the run ends: a non-empty feedback refuses the
+	// completion and goes back to the model (a proposal of the run's staged
+	// changes that the user rejected, say). The run's clock stops meanwhile.
+	BeforeComplete func(ctx context.Context, result string) (feedback string, err error)
+
 	RunID       string // "" generates "<agent>-<hex>"
 	ParentRunID string
 	Now         func() time.Time // nil: time.Now
@@ -136,6 +142,7 @@ func newRun(cfg Config) (*run, error) {
 	if r.complete, err = newCompleteTool(def.OutputSchema); err != nil {
 		return nil, err
 	}
+	r.complete.before = cfg.BeforeComplete
 	all := append(slices.Clone(cfg.Tools), r.complete)
 	for _, t := range all {
 		name := t.Declaration().Name

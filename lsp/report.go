@@ -17,7 +17,9 @@ type liveRun struct {
 	s        *Server
 	spec     runSpec
 	prog     *progress
-	stage    *stage // confirm: run; nil otherwise
+	stage    *stage          // confirm: run; nil otherwise
+	proposal *ProposalReport // the stage's last proposal
+	refusals int             // proposals of the stage the user turned down
 	maxTurns int
 	seq      atomic.Int64 // agentls/event numbering
 	turn     atomic.Int64 // the turn of the last event
@@ -86,7 +88,7 @@ func (r *liveRun) event(ctx context.Context, ev agent.Event) {
 	case agent.EventEditProposed:
 		r.proposed.Store(true)
 	case agent.EventEditDecided:
-		if r.stage != nil && ev.Edit != nil && ev.Edit.Outcome == agent.OutcomeApplied {
+		if r.stage != nil && ev.Edit != nil && ev.Edit.Outcome == agent.OutcomeStaged {
 			e := *ev.Edit
 			e.Outcome = OutcomeStaged
 			ev.Edit = &e
@@ -209,9 +211,9 @@ func endMessage(end *agent.RunEnd) string {
 func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
 	var prop *ProposalReport
 	if r.stage != nil {
-		prop = r.stage.finish(ctx, r, end)
-		if ctx.Err() != nil && end.Reason == agent.StopGoal {
-			end = &agent.RunEnd{Reason: agent.StopAborted, Error: "cancelled", Result: end.Result, Turns: end.Turns}
+		prop = r.proposal
+		if end.Reason != agent.StopGoal {
+			prop = r.stage.discarded()
 		}
 	}
 	r.endSubagents(ctx)

@@ -133,6 +133,9 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 		Now:      s.now,
 	}
 	cfg.System = r.systemNote(env.Proposer != nil)
+	if r.stage != nil {
+		cfg.BeforeComplete = r.beforeComplete
+	}
 	if spec.settings.Model == agent.ModelAuto {
 		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
 	}

@@ -39,8 +39,7 @@ func newStage(ws *workspace.Workspace) *stage {
 	return &stage{ws: ws, files: make(map[string]*stagedFile)}
 }
 
-// Propose stages a change; the run hears it as accepted (its system prompt
-// says that changes are staged).
+// Propose stages a change; the run hears that it is staged.
 func (st *stage) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.Decision{}, err
@@ -58,7 +57,7 @@ func (st *stage) Propose(ctx context.Context, ch agent.Change) (agent.Decision, 
 	if ch.Reason != "" {
 		f.reasons = append(f.reasons, ch.Reason)
 	}
-	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+	return agent.Decision{Outcome: agent.OutcomeStaged}, nil
 }
 
 // read returns the staged text of path.
@@ -98,29 +97,44 @@ func (st *stage) changed() []stagedFile {
 	return out
 }
 
-// finish sends the staged changes as one proposal when the run reached its
-// goal, and reports what became of them; nil when nothing was staged.
-func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *ProposalReport {
+// discarded reports the staged changes of a run that did not reach its goal:
+// nothing is proposed. nil when nothing was staged.
+func (st *stage) discarded() *ProposalReport {
 	files := st.changed()
 	if len(files) == 0 {
 		return nil
 	}
+	rep := st.report(files)
+	rep.setOutcome(outcomeDiscarded)
+	rep.Summary = fmt.Sprintf("Nothing was proposed: the run did not finish; %s discarded.", countFiles(len(files), "staged change"))
+	return rep
+}
+
+func (st *stage) report(files []stagedFile) *ProposalReport {
 	rep := &ProposalReport{}
 	for _, f := range files {
 		s := edits.DiffStat(f.base, f.text)
 		rep.Files = append(rep.Files, FileDecision{Name: f.name, Create: f.create, Added: s.Added, Deleted: s.Deleted})
 	}
-	if end.Reason != agent.StopGoal || ctx.Err() != nil {
-		rep.setOutcome(outcomeDiscarded)
-		rep.Summary = fmt.Sprintf("Nothing was proposed: the run did not finish; %s discarded.", countFiles(len(files), "staged change"))
-		return rep
+	return rep
+}
+
+// proposeAll sends the staged changes as one proposal, when the run calls
+// complete_task with result, and reports what became of them; nil when
+// nothing was staged. The stage is emptied either way.
+func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *ProposalReport {
+	files := st.changed()
+	if len(files) == 0 {
+		return nil
 	}
+	defer st.clear()
+	rep := st.report(files)
 	cs := make([]change, len(files))
 	var total edits.Stat
 	for i, f := range files {
 		reason := strings.Join(f.reasons, "; ")
 		if reason == "" {
-			reason = firstLines(end.Result, 1, 120)
+			reason = firstLines(result, 1, 120)
 		}
 		cs[i] = change{path: f.path, name: f.name, base: f.base, mine: f.text, create: f.create, reason: reason}
 		total.Added += rep.Files[i].Added
@@ -140,6 +154,39 @@ func (st *stage) finish(ctx context.Context, r *liveRun, end *agent.RunEnd) *Pro
 	rep.Outcome, rep.Message = overall(ds)
 	rep.Summary = summarize(rep)
 	return rep
+}
+
+func (st *stage) clear() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	clear(st.files)
+}
+
+// maxRefusals is how often the user may turn a run's proposal down before
+// the run ends anyway.
+const maxRefusals = 2
+
+// beforeComplete proposes the staged changes when the run calls
+// complete_task. If the user turns them down, the model hears it and the run
+// goes on, so that it can revise them (twice at most).
+func (r *liveRun) beforeComplete(ctx context.Context, result string) (string, error) {
+	rep := r.stage.proposeAll(ctx, r, result)
+	if rep == nil {
+		return "", nil
+	}
+	r.proposal = rep
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	switch rep.Outcome {
+	case agent.OutcomeApplied, agent.OutcomeWithdrawn:
+		return "", nil
+	}
+	r.refusals++
+	if r.refusals >= maxRefusals {
+		return "", nil
+	}
+	return rep.Summary + " No file changed and your staged changes are dropped. Revise them and stage them again, or call complete_task to finish without them.", nil
 }
 
 // setOutcome gives the proposal and each of its files outcome o.

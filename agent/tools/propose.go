@@ -22,8 +22,15 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 		msg := fmt.Sprintf("The user accepted the change; %s is updated (%s).", ch.Name, stat)
 		if d.Final != "" && d.Final != ch.New {
 			msg = fmt.Sprintf("The user accepted the change to %s with modifications; read the file again before changing it further.", ch.Name)
+			if d.Message != "" {
+				msg += "\n" + d.Message
+			}
 		}
 		return agent.Result{Output: msg, Display: fmt.Sprintf("Changed %s (%s)", ch.Name, stat)}, nil
+	case agent.OutcomeStaged:
+		st.markRead(ch.Path)
+		return agent.Result{Output: fmt.Sprintf("Staged the change to %s (%s): your reads see it, and it is proposed to the user with the run's other changes when you call complete_task.", ch.Name, stat),
+			Display: fmt.Sprintf("Staged %s (%s)", ch.Name, stat)}, nil
 	case agent.OutcomeRejected:
 		msg := fmt.Sprintf("The user rejected the change to %s; the file is unchanged.", ch.Name)
 		if d.Message != "" {
