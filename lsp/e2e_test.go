@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
+	"github.com/agentls/agentls/workspace"
 )
 
 // session is one server, its fake model and a test editor, connected over a
@@ -437,4 +439,42 @@ func asRPC(err error, target **jsonrpc2.Error) bool {
 		*target = e
 	}
 	return ok
+}
+
+// A run's first request carries the project's context files and its custom
+// agents as tools.
+func TestContextFilesAndCustomAgents(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := newSession(t, geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "ok"})))
+	write := func(path, text string) {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(s.userDir, "AGENTS.md"), "Answer in English.\n")
+	write(filepath.Join(s.root, "AGENTS.md"), "Use tabs.\n")
+	write(filepath.Join(s.root, "svc", "AGENTS.md"), "The svc package is generated.\n")
+	write(filepath.Join(s.root, ".agentls", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code.\ntools: [read_file]\n---\nYou review.\n")
+	write(filepath.Join(s.root, "svc", "a.go"), "package svc\n")
+	s.ed.Initialize(ctx, s.root, nil, nil)
+	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "hi", "uri": workspace.URIFromPath(filepath.Join(s.root, "svc", "a.go"))}); err != nil {
+		t.Fatal(err)
+	}
+	s.ed.ProgressEnd()
+	req := s.gem.Requests()[0]
+	sys := req.SystemInstruction.Parts[0].Text
+	for _, want := range []string{"Answer in English.", "<context file=\"AGENTS.md\">\nUse tabs.", "<context file=\"svc/AGENTS.md\">", "Workspace folders: "} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+	var names []string
+	for _, d := range req.Tools[0].FunctionDeclarations {
+		names = append(names, d.Name)
+	}
+	if !slices.Contains(names, "reviewer") || !slices.Contains(names, "codebase_investigator") {
+		t.Errorf("declared tools %v lack the subagents", names)
+	}
 }

@@ -122,16 +122,18 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 	if p := r.proposer(); p != nil {
 		env.Proposer = p
 	}
+	approver := s.approver(spec)
 	cfg := agent.Config{
 		Model: spec.model,
 		Agent: agent.Definition{Name: "main", MaxTurns: spec.settings.MaxTurns,
 			Timeout: time.Duration(spec.settings.TimeoutMinutes * float64(time.Minute))},
-		Tools:    append(tools.Builtin(env), r.subagentTools(env.FS)...),
+		Tools:    append(tools.Builtin(env), r.subagentTools(env, agent.Config{Now: s.now, Policy: pol, Approver: approver})...),
 		Policy:   pol,
-		Approver: s.approver(spec),
+		Approver: approver,
 		RunID:    spec.h.id,
 		Now:      s.now,
 	}
+	cfg.Context, cfg.Environment = r.contextStack()
 	cfg.System = r.systemNote(env.Proposer != nil)
 	if r.stage != nil {
 		cfg.BeforeComplete = r.beforeComplete
