@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -61,7 +62,11 @@ func (s *Server) survive(h jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		res, err := h(ctx, req)
 		if err != nil && !req.IsCall() {
-			s.log.Warn("notification failed", "method", req.Method(), "err", err)
+			// "$/" notifications are optional by the spec: ignoring one
+			// is no failure.
+			if !strings.HasPrefix(req.Method(), "$/") {
+				s.log.Warn("notification failed", "method", req.Method(), "err", err)
+			}
 			return nil, nil
 		}
 		return res, err
