@@ -129,14 +129,15 @@ function fmt(e: TextEdit): string {
 /**
  * groupHunks groups edits into hunks: after sorting, consecutive edits whose
  * line ranges touch or overlap (the next edit starts on a line the hunk
- * already reaches) are one hunk.
+ * already reaches, or the line after it) are one hunk. docs/protocol.md
+ * defines the rule; the server and the Neovim plugin use it too.
  */
 export function groupHunks<T extends TextEdit>(edits: readonly T[]): T[][] {
   const hunks: T[][] = [];
   let end = -1; // the last line the current hunk reaches
   for (const e of sortEdits(edits)) {
     const last = hunks.at(-1);
-    if (last && e.range.start.line <= end) {
+    if (last && e.range.start.line <= end + 1) {
       last.push(e);
       end = Math.max(end, e.range.end.line);
     } else {

@@ -78,9 +78,11 @@ suite('groupHunks', () => {
     assert.deepEqual(groupHunks([c, a, d, b]), [[a, b], [c, d]]);
   });
 
-  test('separate lines are separate hunks', () => {
-    const hunks = groupHunks([edit(0, 0, 0, 1, 'a'), edit(2, 0, 2, 1, 'b'), edit(3, 0, 3, 1, 'c')]);
-    assert.equal(hunks.length, 3);
+  test('adjacent lines join, a line between separates (docs/protocol.md)', () => {
+    const a = edit(0, 0, 0, 1, 'a');
+    const b = edit(2, 0, 2, 1, 'b'); // line 1 unchanged in between
+    const c = edit(3, 0, 3, 1, 'c'); // on the line after b's
+    assert.deepEqual(groupHunks([a, b, c]), [[a], [b, c]]);
   });
 
   test('no edits, no hunks', () => {
