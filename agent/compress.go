@@ -131,28 +131,14 @@ func (r *run) summarize(ctx context.Context, h []*genai.Content) (string, error)
 			ToolConfig:        &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}},
 			MaxOutputTokens:   summaryMaxTokens,
 		},
-		Events: r.emit,
+		Events:   r.emit,
+		PromptID: r.promptID(),
 	}
-	var b strings.Builder
-	for resp, err := range r.model.Generate(ctx, req) {
-		if err != nil {
-			return "", err
-		}
-		if resp.UsageMetadata != nil {
-			r.usage.Add(usageOf(resp.UsageMetadata))
-		}
-		for _, c := range resp.Candidates {
-			if c.Content == nil {
-				continue
-			}
-			for _, p := range c.Content.Parts {
-				if !p.Thought {
-					b.WriteString(p.Text)
-				}
-			}
-		}
+	text, err := r.generateText(ctx, req)
+	if err != nil {
+		return "", err
 	}
-	s := strings.TrimSpace(b.String())
+	s := strings.TrimSpace(text)
 	if s == "" {
 		return "", fmt.Errorf("empty summary")
 	}

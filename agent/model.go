@@ -11,7 +11,12 @@ import (
 // configuration (system instruction, tool declarations, thinking).
 type Request struct {
 	// Model names the model to call; "" means the Model's default.
-	Model    string
+	Model string
+	// PromptID is the prompt id of the turn the call belongs to,
+	// "<runId>#<turn>"; turn 0 is the routing call before the first turn,
+	// and a compression summary shares its turn's id. Layers that record
+	// or replay calls key them by it.
+	PromptID string
 	Contents []*genai.Content
 	Config   *genai.GenerateContentConfig
 	// Events, when set, lets model layers report on the run's stream (a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"google.golang.org/genai"
 )
@@ -71,33 +70,19 @@ func (r *run) classify(ctx context.Context, model string, task Task) (choice, re
 			MaxOutputTokens:    200,
 			ThinkingConfig:     &genai.ThinkingConfig{ThinkingBudget: genai.Ptr[int32](0)},
 		},
-		Events: r.emit,
+		Events:   r.emit,
+		PromptID: r.promptID(),
 	}
-	var text strings.Builder
-	for resp, err := range r.model.Generate(ctx, req) {
-		if err != nil {
-			return "", "", err
-		}
-		if resp.UsageMetadata != nil {
-			r.usage.Add(usageOf(resp.UsageMetadata))
-		}
-		for _, c := range resp.Candidates {
-			if c.Content == nil {
-				continue
-			}
-			for _, p := range c.Content.Parts {
-				if !p.Thought {
-					text.WriteString(p.Text)
-				}
-			}
-		}
+	text, err := r.generateText(ctx, req)
+	if err != nil {
+		return "", "", err
 	}
 	var out struct {
 		Model  string `json:"model"`
 		Reason string `json:"reason"`
 	}
-	if err := json.Unmarshal([]byte(text.String()), &out); err != nil {
-		return "", "", fmt.Errorf("unreadable answer %q", shortText(text.String(), 80))
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		return "", "", fmt.Errorf("unreadable answer %q", shortText(text, 80))
 	}
 	if out.Model != "fast" && out.Model != "strong" {
 		return "", "", fmt.Errorf("unknown choice %q", out.Model)

@@ -20,7 +20,8 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 			Tools:             []*genai.Tool{{FunctionDeclarations: decls}},
 			ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
 		},
-		Events: r.emit,
+		Events:   r.emit,
+		PromptID: r.promptID(),
 	}
 	var (
 		parts  []*genai.Part
@@ -124,4 +125,30 @@ func thoughtSubject(text string) string {
 		return ""
 	}
 	return s
+}
+
+// generateText makes a side call of the run (routing, summarizing): no tool
+// runs and nothing is streamed to the consumer. It returns the answer's text;
+// its usage counts in the run's.
+func (r *run) generateText(ctx context.Context, req *Request) (string, error) {
+	var b strings.Builder
+	for resp, err := range r.model.Generate(ctx, req) {
+		if err != nil {
+			return "", err
+		}
+		if resp.UsageMetadata != nil {
+			r.usage.Add(usageOf(resp.UsageMetadata))
+		}
+		for _, c := range resp.Candidates {
+			if c.Content == nil {
+				continue
+			}
+			for _, p := range c.Content.Parts {
+				if !p.Thought {
+					b.WriteString(p.Text)
+				}
+			}
+		}
+	}
+	return b.String(), nil
 }
