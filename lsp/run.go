@@ -116,6 +116,7 @@ func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.T
 // agentls/event notifications; the run's changes reach the editor through
 // its proposer, or, with confirm: run, as one proposal at the end.
 func (s *Server) drive(ctx context.Context, spec runSpec) {
+	runAgent := s.traceRun(&spec) // before the tools: it wraps the run's model
 	r := s.newLiveRun(ctx, spec)
 	pol := s.runPolicy(ctx, spec)
 	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol}
@@ -143,7 +144,7 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 	}
 	end := &agent.RunEnd{Reason: agent.StopError, Error: "the run ended without a result"}
 	r.maxTurns = max(1, cfg.Agent.MaxTurns)
-	for ev, err := range agent.Run(ctx, cfg, spec.task) {
+	for ev, err := range runAgent(ctx, cfg, spec.task) {
 		if err != nil {
 			end = &agent.RunEnd{Reason: agent.StopError, Error: err.Error()}
 			break

@@ -40,6 +40,9 @@ type Config struct {
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
+	// TraceDir is where runs write their traces (<dir>/<workspace
+	// hash>/<runId>.jsonl); "": runs are not traced.
+	TraceDir string
 }
 
 // Server is one LSP connection's server.

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,15 +11,17 @@ import (
 )
 
 // termApprover asks on the terminal before a risky action (a shell
-// command): y allows it once, a allows its commands for the rest of the
-// run, anything else denies it. --yes approves nothing risky: it applies
-// edits, and runs only the commands a policy rule allows.
+// command): y allows it once, a allows its command prefixes for the rest of
+// the session (the policy engine's AllowAlways), n denies it, d shows it
+// whole, q stops the run. --yes approves nothing risky: it applies edits,
+// and runs only the commands a policy rule allows.
 type termApprover struct {
 	yes  bool
-	in   *bufio.Reader
+	in   *lines
 	p    *printer
 	eng  *policy.Engine
 	root string // where "always" answers apply
+	quit func()
 }
 
 func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, error) {
@@ -28,12 +30,10 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	}
 	what := "use " + ap.Tool
 	if ap.Command != "" {
-		what = fmt.Sprintf("run `%s` in %s", ap.Command, ap.Dir)
+		what = fmt.Sprintf("run `%s` in %s", firstLine(ap.Command), ap.Dir)
 	}
 	if t.yes {
-		t.p.mu.Lock()
-		t.p.line("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands need a rule in .agentls/policy.toml or an answer on the terminal)"))
-		t.p.mu.Unlock()
+		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands need a rule in .agentls/policy.toml or an answer on the terminal)"))
 		return false, nil
 	}
 	prefixes := policy.Prefixes(ap.Command)
@@ -41,24 +41,46 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	if ap.Description != "" {
 		q += " (" + ap.Description + ")"
 	}
+	always := "a = always allow this"
 	if len(prefixes) > 0 {
-		q += fmt.Sprintf(" [y = once, a = always allow %s, n = no] ", strings.Join(prefixes, ", "))
-	} else {
-		q += " [y/n] "
+		always = "a = always allow " + strings.Join(prefixes, ", ")
 	}
-	answer, err := t.p.ask(t.in, q)
-	if err != nil {
+	q += " [y/n/a/d/q] "
+	help := "y = allow it once, n = deny it, " + always + " for this session, d = show the command in full, q = stop the run"
+	answer, err := t.p.ask(ctx, t.in, q, help, func() { t.details(ap, prefixes) })
+	switch {
+	case errors.Is(err, errNoAnswer):
 		return false, nil // no answer on the terminal: not allowed
+	case err != nil:
+		return false, err
 	}
 	switch answer {
-	case "y", "yes":
+	case answerYes:
 		return true, nil
-	case "a", "always":
+	case answerAlways:
 		if len(prefixes) == 0 {
-			return false, nil
+			return true, nil // nothing to remember: allowed once
 		}
 		t.eng.AllowAlways(prefixes, t.root) // on failure it is allowed once
 		return true, nil
+	case answerQuit:
+		t.quit()
+		return false, context.Canceled
 	}
 	return false, nil
+}
+
+// details shows an approval in full; the printer's lock is held.
+func (t *termApprover) details(ap agent.Approval, prefixes []string) {
+	t.p.line("  tool:    %s", ap.Tool)
+	if ap.Command != "" {
+		t.p.line("  command: %s", strings.ReplaceAll(ap.Command, "\n", "\n           "))
+		t.p.line("  folder:  %s", ap.Dir)
+	}
+	if ap.Description != "" {
+		t.p.line("  why:     %s", ap.Description)
+	}
+	if len(prefixes) > 0 {
+		t.p.line("  always:  allows commands starting with %s in %s for this session", strings.Join(prefixes, ", "), t.root)
+	}
 }

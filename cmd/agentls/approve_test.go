@@ -19,8 +19,8 @@ func touchTurns() []geminitest.Turn {
 		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"}))}
 }
 
-// agentls run asks before each shell command; --yes runs none without a
-// policy rule.
+// agentls run asks before each shell command (y, n, a for always, d for
+// details, q to stop); --yes runs none without a policy rule.
 func TestRunApprovesCommands(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -31,9 +31,13 @@ func TestRunApprovesCommands(t *testing.T) {
 		asked   int
 		says    string
 		ruleFor string // a workspace policy rule allowing this prefix
+		code    int
 	}{
 		{name: "yes, then no", stdin: "y\nn\n", made: []bool{true, false}, asked: 2},
 		{name: "always", stdin: "a\n", made: []bool{true, true}, asked: 1},
+		{name: "details, then yes", stdin: "d\ny\nn\n", made: []bool{true, false}, asked: 3, says: "  command: touch a.txt"},
+		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow touch for this session"},
+		{name: "quit", stdin: "q\n", made: []bool{false, false}, asked: 1, code: 3, says: "✗ Stopped: aborted"},
 		{name: "no answer", stdin: "", made: []bool{false, false}, asked: 2},
 		{name: "--yes runs no command", args: []string{"--yes"}, made: []bool{false, false},
 			says: "✗ Denied: run `touch a.txt` in "},
@@ -43,25 +47,31 @@ func TestRunApprovesCommands(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir, _ := filepath.EvalSymlinks(t.TempDir())
+			srv := geminitest.NewServer(t, touchTurns()...)
+			env := fakeEnv(srv)
 			if tt.ruleFor != "" {
+				// A workspace's rules count once the user trusts the folder.
+				config := t.TempDir()
+				env["XDG_CONFIG_HOME"] = config
+				os.MkdirAll(filepath.Join(config, "agentls"), 0o700)
+				os.WriteFile(filepath.Join(config, "agentls", "trusted-folders"), []byte(dir+"\n"), 0o600)
 				os.MkdirAll(filepath.Join(dir, ".agentls"), 0o755)
 				os.WriteFile(filepath.Join(dir, ".agentls", "policy.toml"), []byte("[[rule]]\ncommandPrefix = \""+tt.ruleFor+"\"\ndecision = \"allow\"\n"), 0o644)
 			}
-			srv := geminitest.NewServer(t, touchTurns()...)
 			args := append([]string{"run", "--workspace", dir}, tt.args...)
-			code, out, errOut := agentls(t, fakeEnv(srv), tt.stdin, append(args, "make files")...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			code, out, errOut := agentls(t, env, tt.stdin, append(args, "make files")...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, out, errOut)
 			}
 			for i, name := range []string{"a.txt", "b.txt"} {
 				if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != tt.made[i] {
 					t.Errorf("%s made: %v, want %v\n%s", name, err == nil, tt.made[i], out)
 				}
 			}
-			if got := strings.Count(out, "[y = once, a = always allow touch, n = no] "); got != tt.asked {
+			if got := strings.Count(out, "[y/n/a/d/q] "); got != tt.asked {
 				t.Errorf("asked %d times, want %d:\n%s", got, tt.asked, out)
 			}
-			if tt.asked > 0 && !strings.Contains(out, "Run `touch a.txt` in "+dir+"? (make a.txt) [y = once") {
+			if tt.asked > 0 && !strings.Contains(out, "Run `touch a.txt` in "+dir+"? (make a.txt) [y/n/a/d/q] ") {
 				t.Errorf("question:\n%s", out)
 			}
 			if !strings.Contains(out, tt.says) {

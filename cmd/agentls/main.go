@@ -3,9 +3,12 @@
 //
 // Usage:
 //
-//	agentls serve                 speak LSP on stdin/stdout
-//	agentls run [flags] PROMPT    run the agent on a terminal
-//	agentls version               print the version
+//	agentls serve                   speak LSP on stdin/stdout
+//	agentls run [flags] PROMPT      run the agent on a terminal
+//	agentls replay [flags] TRACE    run a recorded run again, offline
+//	agentls runs [flags]            list recent runs
+//	agentls trace show TRACE        summarize one run
+//	agentls version                 print the version
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -22,22 +26,42 @@ var version = "devel"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
 	stop()
 	os.Exit(code)
 }
 
+// env is the process environment, as "NAME=value" entries.
+type env []string
+
+// get returns the value of a variable, "" when unset.
+func (e env) get(name string) string {
+	for i := len(e) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(e[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
 // run is main without the process: it returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
+	e := env(environ)
 	if len(args) == 0 {
 		usage(stderr)
-		return 2
+		return exitUsage
 	}
 	switch args[0] {
 	case "serve":
-		return serve(ctx, args[1:], stderr, getenv)
+		return serve(ctx, args[1:], stderr, e)
 	case "run":
-		return runCmd(ctx, args[1:], stdin, stdout, stderr, getenv)
+		return runCmd(ctx, args[1:], stdin, stdout, stderr, e)
+	case "replay":
+		return replayCmd(ctx, args[1:], stdout, stderr, e)
+	case "runs":
+		return runsCmd(args[1:], stdout, stderr, e)
+	case "trace":
+		return traceCmd(args[1:], stdout, stderr, e)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "agentls %s\n", version)
 		return 0
@@ -47,13 +71,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "agentls: unknown command %q\n", args[0])
 	usage(stderr)
-	return 2
+	return exitUsage
 }
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   agentls serve                     speak LSP on stdin/stdout (logs on stderr)
   agentls run [flags] "PROMPT"      run the agent on a terminal (agentls run -h)
+  agentls replay [flags] TRACE      run a recorded run again: no model call, no command
+  agentls runs [flags]              list recent runs
+  agentls trace show TRACE|RUNID    summarize one run
   agentls version                   print the version
 `)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,24 +12,39 @@ import (
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 )
 
-var update = flag.Bool("update", false, "rewrite the example session from the scripted fake model")
-
-const (
-	exampleDir     = "../../examples/hello"
-	exampleSession = "../../examples/hello.session.jsonl"
-	examplePrompt  = "Rename the function Hello to Greet in main.go"
-)
-
 // agentls runs the command in-process and returns its exit code and output.
+// The environment is env alone: no HOME, so no user files and no traces
+// unless a test names a folder for them.
 func agentls(t *testing.T, env map[string]string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr, func(k string) string { return env[k] })
+	code := run(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr, environ(env))
 	return code, stdout.String(), stderr.String()
+}
+
+func environ(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
 }
 
 func fakeEnv(srv *geminitest.Server) map[string]string {
 	return map[string]string{"GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": srv.URL}
+}
+
+// copyExample copies examples/hello to a new folder.
+func copyExample(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(exampleDir)); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestVersion(t *testing.T) {
@@ -44,82 +58,50 @@ func TestVersion(t *testing.T) {
 func TestUnknownCommand(t *testing.T) {
 	t.Parallel()
 	code, _, errOut := agentls(t, nil, "", "frobnicate")
-	if code != 2 || !strings.Contains(errOut, "unknown command") {
+	if code != exitUsage || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
 
-// demoTurns is the scripted model session the offline demo replays.
-func demoTurns() []geminitest.Turn {
-	return []geminitest.Turn{
-		geminitest.Reply(
-			geminitest.Thought("**Looking at main.go**\n\nI will read the file to find Hello and its callers."),
-			geminitest.Call("read_file", map[string]any{"file_path": "main.go"})),
-		geminitest.Reply(
-			geminitest.Thought("**Renaming Hello to Greet**\n\nThe declaration and its one call in main both change; the doc comment too."),
-			geminitest.Call("replace", map[string]any{
-				"file_path":  "main.go",
-				"old_string": "// Hello returns a greeting.\nfunc Hello(name string) string {",
-				"new_string": "// Greet returns a greeting.\nfunc Greet(name string) string {",
-			}),
-			geminitest.Call("replace", map[string]any{
-				"file_path":  "main.go",
-				"old_string": "fmt.Println(Hello(",
-				"new_string": "fmt.Println(Greet(",
-			})),
-		geminitest.Reply(
-			geminitest.Text("Both changes were accepted."),
-			geminitest.Call("complete_task", map[string]any{"result": "Renamed `Hello` to `Greet` in main.go: the declaration, its doc comment and the call in `main`."})),
-	}
-}
-
-// TestExampleSession records the demo session against the scripted fake
-// model and checks it matches the one shipped in examples/ (-update
-// rewrites it).
-func TestExampleSession(t *testing.T) {
-	srv := geminitest.NewServer(t, demoTurns()...)
-	session := filepath.Join(t.TempDir(), "session.jsonl")
-	code, out, errOut := agentls(t, fakeEnv(srv), "", "run", "--workspace", exampleDir, "--scratch", "--yes", "--record", session, examplePrompt)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
-	got, err := os.ReadFile(session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(exampleSession, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(exampleSession)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the recorded session differs from %s; run go test ./cmd/agentls -run TestExampleSession -update", exampleSession)
-	}
-}
-
-// TestReplayDemo runs the README's first command.
+// TestReplayDemo runs the README's first command, as CI does.
 func TestReplayDemo(t *testing.T) {
 	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?m)^```sh\n(.*)\n").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no sh block")
+	}
+	cmd, ok := strings.CutPrefix(string(m[1]), "go run ./cmd/agentls ")
+	if !ok {
+		t.Fatalf("README's first command is not agentls: %s", m[1])
+	}
+	args := strings.Fields(cmd)
+	for i, a := range args {
+		if strings.HasPrefix(a, "examples/") {
+			args[i] = "../../" + a // the test runs in cmd/agentls
+		}
+	}
 	before, _ := os.ReadFile(filepath.Join(exampleDir, "main.go"))
-	code, out, errOut := agentls(t, nil, "", "run", "--replay", exampleSession, "--workspace", exampleDir, "--scratch", "--yes")
+	code, out, errOut := agentls(t, nil, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"· Looking at main.go", "→ Reading main.go", "-func Hello(name string) string {", "+func Greet(name string) string {", "change to main.go: applied", "✓ Done"} {
+	for _, want := range []string{"no model call, no command runs", "· Looking at main.go", "→ Reading main.go",
+		"-func Hello(name string) string {", "+func Greet(name string) string {", "change to main.go: applied",
+		"→ Running `grep -n 'Hello\\|Greet' main.go`", "(recorded; not run)", "✓ Done", "The replay followed the recording"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	m := regexp.MustCompile(`The scratch copy is in (\S+)`).FindStringSubmatch(out)
-	if m == nil {
+	scratch := regexp.MustCompile(`The scratch copy is in (\S+)`).FindStringSubmatch(out)
+	if scratch == nil {
 		t.Fatalf("no scratch path in output:\n%s", out)
 	}
-	t.Cleanup(func() { os.RemoveAll(m[1]) })
-	changed, err := os.ReadFile(filepath.Join(m[1], "main.go"))
+	t.Cleanup(func() { os.RemoveAll(scratch[1]) })
+	changed, err := os.ReadFile(filepath.Join(scratch[1], "main.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,18 +117,43 @@ func TestReplayDemo(t *testing.T) {
 func TestReplayReportsDivergence(t *testing.T) {
 	t.Parallel()
 	empty := t.TempDir() // no main.go: read_file fails where the recording read it
-	code, out, _ := agentls(t, nil, "", "run", "--replay", exampleSession, "--workspace", empty, "--yes")
-	if code != stopCodes["error"] || !strings.Contains(out, "replay diverged") || !strings.Contains(out, "read_file:error") {
-		t.Errorf("exit %d:\n%s", code, out)
+	code, out, errOut := agentls(t, nil, "", "replay", exampleTrace, "--workspace", empty)
+	if code != exitDiverged {
+		t.Errorf("exit %d, want %d\n%s\n%s", code, exitDiverged, out, errOut)
+	}
+	for _, want := range []string{"✗ The replay diverged from the recording at model call", "recorded: a call answering [read_file:ok]",
+		"now:      a call answering [read_file:error]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }
 
-func TestRunYesWritesToDiskKeepingMode(t *testing.T) {
+// agentls run --replay is agentls replay; --scratch is --apply.
+func TestRunReplayAlias(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := agentls(t, nil, "", "run", "--replay", exampleTrace, "--workspace", exampleDir, "--scratch", "--yes")
+	if code != 0 || !strings.Contains(out, "✓ Done") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if m := regexp.MustCompile(`The scratch copy is in (\S+)`).FindStringSubmatch(out); m != nil {
+		os.RemoveAll(m[1])
+	} else {
+		t.Errorf("no scratch copy:\n%s", out)
+	}
+}
+
+// --yes writes to disk atomically: a new file renamed over the old one
+// (a hard link to the old one keeps the old content), with the old mode.
+func TestRunYesWritesToDiskAtomically(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "main.go")
 	src, _ := os.ReadFile(filepath.Join(exampleDir, "main.go"))
 	if err := os.WriteFile(path, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(path, filepath.Join(dir, "old.link")); err != nil {
 		t.Fatal(err)
 	}
 	srv := geminitest.NewServer(t, demoTurns()...)
@@ -158,31 +165,36 @@ func TestRunYesWritesToDiskKeepingMode(t *testing.T) {
 	if !strings.Contains(string(got), "func Greet(") || strings.Contains(string(got), "Hello(") {
 		t.Errorf("main.go:\n%s", got)
 	}
+	if old, _ := os.ReadFile(filepath.Join(dir, "old.link")); !bytes.Equal(old, src) {
+		t.Error("main.go was rewritten in place, not replaced")
+	}
 	fi, _ := os.Stat(path)
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 {
 		t.Errorf("leftover files: %v", entries)
+	}
+	if !strings.Contains(out, "✗ Denied: run `grep") {
+		t.Errorf("--yes ran a command without a rule:\n%s", out)
 	}
 }
 
 func TestRunAsksAndUserRefuses(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir := copyExample(t)
 	path := filepath.Join(dir, "main.go")
-	src, _ := os.ReadFile(filepath.Join(exampleDir, "main.go"))
-	os.WriteFile(path, src, 0o644)
+	src, _ := os.ReadFile(path)
 	srv := geminitest.NewServer(t, demoTurns()...)
-	code, out, _ := agentls(t, fakeEnv(srv), "n\nn\n", "run", "--workspace", dir, examplePrompt)
+	code, out, _ := agentls(t, fakeEnv(srv), "n\nn\nn\n", "run", "--workspace", dir, examplePrompt)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, src) {
 		t.Errorf("main.go changed after refusing:\n%s", got)
 	}
-	if !strings.Contains(out, "Apply the change to main.go? [y/n]") || !strings.Contains(out, "rejected") {
+	if !strings.Contains(out, "Apply the change to main.go? [y/n/a/d/q]") || !strings.Contains(out, "rejected") {
 		t.Errorf("output:\n%s", out)
 	}
 }
@@ -190,7 +202,7 @@ func TestRunAsksAndUserRefuses(t *testing.T) {
 func TestRunWithoutKey(t *testing.T) {
 	t.Parallel()
 	code, _, errOut := agentls(t, nil, "", "run", "--workspace", t.TempDir(), "hello")
-	if code != 2 || !strings.Contains(errOut, "GEMINI_API_KEY") {
+	if code != exitUsage || !strings.Contains(errOut, "GEMINI_API_KEY") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -1,25 +1,30 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentls/agentls/agent"
 )
 
 // printer shows a run's events on a terminal. Events come from the run's
-// goroutine, questions from tool goroutines.
+// goroutine, questions from tool goroutines, spinner frames from the
+// spinner's: all of them write under mu.
 type printer struct {
-	w     io.Writer
-	color bool
+	w      io.Writer
+	color  bool
+	replay bool // the run is a replay: shell results are recorded ones
 
-	mu      sync.Mutex
-	subject string // the last thought subject shown
-	inText  bool   // a text chunk line is open
+	mu       sync.Mutex
+	subject  string // the last thought subject shown
+	inText   bool   // a text chunk line is open
+	status   string // what the spinner says the run is doing
+	spinning bool   // a spinner frame is on the screen
+	frame    int
 }
 
 func newPrinter(w io.Writer, color bool) *printer { return &printer{w: w, color: color} }
@@ -33,6 +38,9 @@ const (
 	reset = "\x1b[0m"
 )
 
+// maxDiffLines is how much of a diff a proposal shows; d shows the rest.
+const maxDiffLines = 60
+
 func (p *printer) paint(style, s string) string {
 	if !p.color {
 		return s
@@ -40,7 +48,9 @@ func (p *printer) paint(style, s string) string {
 	return style + s + reset
 }
 
+// line writes one line; p.mu is held.
 func (p *printer) line(format string, args ...any) {
+	p.clearSpinner()
 	if p.inText {
 		fmt.Fprintln(p.w)
 		p.inText = false
@@ -48,20 +58,38 @@ func (p *printer) line(format string, args ...any) {
 	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
+// say writes one line, taking p.mu.
+func (p *printer) say(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line(format, args...)
+}
+
 func (p *printer) event(ev agent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	indent := ""
-	if ev.ParentRunID != "" {
-		indent = "  │ "
-	}
+	p.show(ev, "")
+}
+
+// show writes an event; a subagent's events are drawn in its box, one
+// level of indent per nesting.
+func (p *printer) show(ev agent.Event, indent string) {
 	switch ev.Type {
+	case agent.EventTurnStart:
+		if indent == "" {
+			p.status = "Thinking"
+		}
 	case agent.EventThought:
 		if ev.Subject != "" && ev.Subject != p.subject {
 			p.subject = ev.Subject
+			p.status = ev.Subject
 			p.line("%s%s", indent, p.paint(dim, "· "+ev.Subject))
 		}
 	case agent.EventText:
+		if indent != "" {
+			return // a subagent's answer reaches its parent as the tool's result
+		}
+		p.clearSpinner()
 		fmt.Fprint(p.w, ev.Text)
 		p.inText = !strings.HasSuffix(ev.Text, "\n")
 	case agent.EventToolCall:
@@ -72,17 +100,55 @@ func (p *printer) event(ev agent.Event) {
 		if what == "" {
 			what = ev.Call.Name + " " + string(ev.Call.Args)
 		}
+		p.status = what
 		p.line("%s%s %s", indent, p.paint(cyan, "→"), what)
 	case agent.EventToolResult:
-		if ev.Result.IsError {
+		switch {
+		case ev.Call.Name == agent.CompleteTaskName:
+		case ev.Result.IsError:
 			p.line("%s  %s", indent, p.paint(red, "✗ "+firstLine(ev.Result.Output)))
+		case ev.Result.Display != "":
+			note := ""
+			if p.replay && ev.Call.Name == "run_shell_command" {
+				note = " (recorded; not run)"
+			}
+			p.line("%s  %s", indent, p.paint(dim, "✓ "+ev.Result.Display+note))
+		}
+	case agent.EventApprovalDecided:
+		if p.replay && ev.Approval.Allowed != nil {
+			p.line("%s  %s: %s", indent, action(*ev.Approval), map[bool]string{true: "allowed", false: "denied"}[*ev.Approval.Allowed]+" (as recorded)")
 		}
 	case agent.EventEditProposed:
 		p.line("%sProposed change to %s (+%d −%d):", indent, ev.Edit.Name, ev.Edit.Added, ev.Edit.Deleted)
-		p.diff(ev.Edit.Diff)
+		p.diff(ev.Edit.Diff, maxDiffLines)
 	case agent.EventEditDecided:
 		p.line("%s  change to %s: %s", indent, ev.Edit.Name, ev.Edit.Outcome)
+	case agent.EventSubagentStart:
+		p.line("%s%s %s", indent, p.paint(cyan, "┌─ "+ev.Subagent.Agent+":"), shorten(ev.Subagent.Task, 70))
+	case agent.EventSubagentActivity:
+		if ev.Inner != nil {
+			p.show(*ev.Inner, indent+p.paint(cyan, "│ "))
+		}
+	case agent.EventSubagentEnd:
+		end := ev.Subagent.End
+		msg := fmt.Sprintf("%s (%d turns)", end.Reason, end.Turns)
+		if end.Reason != agent.StopGoal && end.Error != "" {
+			msg += ": " + end.Error
+		}
+		p.line("%s%s %s", indent, p.paint(cyan, "└─ "+ev.Subagent.Agent+":"), msg)
+	case agent.EventModelRouted:
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· model %s: %s", ev.Routed.Model, ev.Routed.Reason)))
+	case agent.EventCompressed:
+		c := ev.Compressed
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· history compressed (%s): %d → %d tokens", c.Method, c.Before, c.After)))
+	case agent.EventRetry:
+		r := ev.Retry
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· model call failed (%s); retrying in %s", firstLine(r.Error), r.Delay.Round(100*time.Millisecond))))
 	case agent.EventRunEnd:
+		if indent != "" {
+			return
+		}
+		p.status = ""
 		p.line("")
 		if ev.End.Reason == agent.StopGoal {
 			p.line("%s\n%s", p.paint(bold+green, "✓ Done"), ev.End.Result)
@@ -96,11 +162,14 @@ func (p *printer) event(ev agent.Event) {
 	}
 }
 
-// diff prints a unified diff, coloured on a terminal.
-func (p *printer) diff(d string) {
-	for _, l := range strings.SplitAfter(d, "\n") {
-		if l == "" {
-			continue
+// diff prints a unified diff, coloured on a terminal, cut after max lines
+// (0: all of it).
+func (p *printer) diff(d string, max int) {
+	lines := strings.SplitAfter(strings.TrimSuffix(d, "\n"), "\n")
+	for i, l := range lines {
+		if max > 0 && i == max {
+			p.line("%s", p.paint(dim, fmt.Sprintf("… %d more lines (answer d to see the whole diff)", len(lines)-max)))
+			return
 		}
 		style := ""
 		switch {
@@ -121,21 +190,15 @@ func (p *printer) diff(d string) {
 	}
 }
 
-// ask prints a question and reads a one-word answer.
-func (p *printer) ask(in *bufio.Reader, q string) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.inText {
-		fmt.Fprintln(p.w)
-		p.inText = false
+// action names an approval's action for the user.
+func action(ap agent.Approval) string {
+	if ap.Command != "" {
+		return fmt.Sprintf("`%s` in %s", ap.Command, ap.Dir)
 	}
-	fmt.Fprint(p.w, q)
-	s, err := in.ReadString('\n')
-	if err != nil && s == "" {
-		fmt.Fprintln(p.w)
-		return "", err
+	if ap.Description != "" {
+		return ap.Description
 	}
-	return strings.ToLower(strings.TrimSpace(s)), nil
+	return ap.Tool
 }
 
 func firstLine(s string) string {
@@ -145,12 +208,21 @@ func firstLine(s string) string {
 	return s
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// shorten returns s on one line, at most n characters.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
+	fi, err := file.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

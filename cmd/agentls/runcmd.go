@@ -1,214 +1,200 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/agent/record"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/agent/trace"
 )
 
-// Exit codes of agentls run: 0 when the agent reached its goal.
-var stopCodes = map[agent.StopReason]int{
-	agent.StopGoal:           0,
-	agent.StopError:          1,
-	agent.StopAborted:        3,
-	agent.StopTimeout:        4,
-	agent.StopMaxTurns:       5,
-	agent.StopNoCompleteTask: 6,
-}
-
-func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", ".", "the workspace folder")
-	model := fs.String("model", "gemini-2.5-flash", "the model")
-	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking")
-	replay := fs.String("replay", "", "answer from a recorded session file instead of calling the model")
-	rec := fs.String("record", "", "record the model's answers to this session file")
-	scratch := fs.Bool("scratch", false, "work on a temporary copy of the workspace, never on the original")
+	model := fs.String("model", "gemini-2.5-flash", `the model; "auto" picks one per run`)
+	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
+	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
+	tracePath := fs.String("trace", "", "write the run's trace to this file instead of the state directory")
+	fs.StringVar(tracePath, "record", "", "the same as --trace")
+	scratch := fs.Bool("scratch", false, "work on a temporary copy of the workspace, never on the original")
+	replay := fs.String("replay", "", "the same as agentls replay FILE (--scratch: --apply)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: agentls run [flags] \"PROMPT\"\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return exitUsage
 	}
-	prompt := strings.Join(fs.Args(), " ")
-
-	var m agent.Model
 	if *replay != "" {
-		rp, err := record.Load(*replay)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentls: replay: %v\n", err)
-			return 2
+		rargs := []string{"--workspace", *dir}
+		if *scratch {
+			rargs = append(rargs, "--apply")
 		}
-		if prompt == "" {
-			prompt = rp.Header.Task
+		if *jsonOut {
+			rargs = append(rargs, "--json")
 		}
-		m = rp
-	} else {
-		var err error
-		if m, err = newModel(ctx, *model, getenv); err != nil {
-			fmt.Fprintf(stderr, "agentls: %v\n", err)
-			return 2
-		}
+		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
 	}
-	if strings.TrimSpace(prompt) == "" {
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "" {
 		fs.Usage()
-		return 2
+		return exitUsage
 	}
-	if *rec != "" {
-		f, err := os.Create(*rec)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentls: record: %v\n", err)
-			return 2
-		}
-		defer f.Close()
-		if m, err = record.NewRecorder(m, f, record.Entry{Task: prompt, Model: *model, Version: version}); err != nil {
-			fmt.Fprintf(stderr, "agentls: record: %v\n", err)
-			return 2
-		}
-	}
-
-	root := *dir
-	if *scratch {
-		tmp, err := os.MkdirTemp("", "agentls-scratch-")
-		if err != nil {
-			fmt.Fprintf(stderr, "agentls: %v\n", err)
-			return 1
-		}
-		if err := os.CopyFS(tmp, os.DirFS(root)); err != nil {
-			fmt.Fprintf(stderr, "agentls: copy workspace: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "Working on a scratch copy of %s: %s\n\n", root, tmp)
-		root = tmp
-	}
-	ws, err := workspace.New(root)
+	m, err := newModel(ctx, *model, e.get)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
-		return 2
+		return exitUsage
 	}
-	root = ws.Roots()[0]
-	pr := newPrinter(stdout, isTerminal(stdout))
-	in := bufio.NewReader(stdin)
-	prop := &termProposer{yes: *yes, in: in, p: pr}
-	eng := policy.New(policy.UserFile())
-	if err := eng.Load([]string{root}); err != nil {
-		fmt.Fprintf(stderr, "agentls: policy rules ignored: %v\n", err)
+
+	ui := newUI(stdout, stderr, *jsonOut)
+	root := *dir
+	if *scratch {
+		if root, err = scratchCopy(root); err != nil {
+			fmt.Fprintf(stderr, "agentls: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(ui.msg, "Working on a scratch copy of %s: %s\n\n", *dir, root)
 	}
-	pol := eng.WithMode(policy.ModeDefault)
-	env := tools.Env{FS: &diskFS{ws: ws, root: root}, Proposer: prop, Mode: pol.Mode(), Policy: pol,
-		Secrets: []string{getenv("GEMINI_API_KEY"), getenv("GOOGLE_API_KEY")}}
+	b, err := newBench(root, e, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return exitUsage
+	}
+	runID := trace.NewRunID("main")
+	tw, twPath := openTrace(*tracePath, b.root, runID, e, stderr)
+	var pol agent.Policy = b.pol
+	if tw != nil {
+		m, pol = tw.Model(m), tw.Policy(b.pol)
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	in := newLines(stdin)
+	prop := &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
+	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Secrets: apiKeys(e)}
+	defs := b.agents(e, stderr)
 	cfg := agent.Config{
-		Model:    m,
-		Agent:    agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:    tools.Builtin(env),
-		Policy:   pol,
-		Approver: &termApprover{yes: *yes, in: in, p: pr, eng: eng, root: root},
+		Model:       m,
+		Agent:       agent.Definition{Name: "main", MaxTurns: *maxTurns},
+		Tools:       append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
+		Context:     b.context,
+		Environment: b.env,
+		Policy:      pol,
+		Approver:    &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
+		RunID:       runID,
+	}
+	if *model == agent.ModelAuto {
+		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
+	}
+	task := agent.Task{Prompt: prompt}
+	events := agent.Run(runCtx, cfg, task)
+	if tw != nil {
+		h := trace.Header{Version: version, Workspace: b.root, Model: *model,
+			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault)}}
+		for _, d := range defs {
+			h.Subagents = append(h.Subagents, trace.NewAgentDef(d))
+		}
+		events = tw.Run(runCtx, cfg, task, h)
+	}
+	end := ui.run(events, stderr)
+	if tw != nil {
+		if err := tw.Close(); err != nil {
+			fmt.Fprintf(stderr, "agentls: %v\n", err)
+		}
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+twPath))
+	}
+	if *scratch {
+		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
+	}
+	return exitCode(end.Reason)
+}
+
+// apiKeys are the model's keys: no shell command sees them, no trace holds
+// them.
+func apiKeys(e env) []string {
+	return []string{e.get("GEMINI_API_KEY"), e.get("GOOGLE_API_KEY")}
+}
+
+// openTrace opens the run's trace: at path if given, else in the user's
+// state directory. A trace that cannot be written is reported and the run
+// goes on without one.
+func openTrace(path, root, runID string, e env, warn io.Writer) (*trace.Writer, string) {
+	if path == "" {
+		dir, err := trace.Dir(e.get)
+		if err != nil {
+			fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
+			return nil, ""
+		}
+		if dir == "" {
+			return nil, "" // tracing is off
+		}
+		path = trace.Path(dir, root, runID)
+	}
+	w, err := trace.Create(path, trace.Options{Secrets: append(trace.SecretValues(e), apiKeys(e)...)})
+	if err != nil {
+		fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
+		return nil, ""
+	}
+	return w, path
+}
+
+// scratchCopy copies the folder dir to a new temporary folder.
+func scratchCopy(dir string) (string, error) {
+	tmp, err := os.MkdirTemp("", "agentls-scratch-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("copy workspace: %w", err)
+	}
+	return tmp, nil
+}
+
+// ui is where a run is shown: events on the terminal (or as JSON Lines
+// with --json), questions and messages beside them.
+type ui struct {
+	show  func(agent.Event)
+	ask   *printer  // questions; with --json, on stderr
+	msg   io.Writer // messages besides events; with --json, stderr
+	spins bool
+}
+
+func newUI(stdout, stderr io.Writer, jsonOut bool) *ui {
+	if jsonOut {
+		j := newJSONPrinter(stdout)
+		return &ui{show: j.event, ask: newPrinter(stderr, false), msg: stderr}
+	}
+	tty := isTerminal(stdout)
+	p := newPrinter(stdout, tty)
+	return &ui{show: p.event, ask: p, msg: stdout, spins: tty}
+}
+
+// run shows a run's events and returns how it ended.
+func (u *ui) run(events func(func(agent.Event, error) bool), stderr io.Writer) agent.RunEnd {
+	if u.spins {
+		stop := u.ask.spin(100 * time.Millisecond)
+		defer stop()
 	}
 	end := agent.RunEnd{Reason: agent.StopError}
-	for ev, err := range agent.Run(ctx, cfg, agent.Task{Prompt: prompt}) {
+	for ev, err := range events {
 		if err != nil {
 			fmt.Fprintf(stderr, "agentls: %v\n", err)
-			return 1
+			return end
 		}
-		pr.event(ev)
-		if ev.End != nil {
+		u.show(ev)
+		if ev.Type == agent.EventRunEnd && ev.End != nil {
 			end = *ev.End
 		}
 	}
-	if *scratch {
-		fmt.Fprintf(stdout, "\nThe scratch copy is in %s\n", root)
-	}
-	return stopCodes[end.Reason]
-}
-
-// diskFS is the harness's view of a workspace on disk.
-type diskFS struct {
-	ws   *workspace.Workspace
-	root string
-}
-
-func (f *diskFS) Resolve(p string) (string, error) { return f.ws.Resolve(f.root, p) }
-func (f *diskFS) ReadFile(p string) (string, error) {
-	file, err := f.ws.ReadFile(p)
-	return file.Text, err
-}
-func (f *diskFS) ReadDir(p string) ([]os.DirEntry, error) { return f.ws.ReadDir(p) }
-func (f *diskFS) Rel(p string) string {
-	if r := f.ws.Rel(p); r != "" {
-		return r
-	}
-	return "."
-}
-
-// termProposer asks on the terminal, or applies everything with --yes.
-type termProposer struct {
-	yes bool
-	in  *bufio.Reader
-	p   *printer
-}
-
-func (t *termProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	cur, err := os.ReadFile(ch.Path)
-	switch {
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
-	case (err == nil) == ch.Create, err == nil && string(cur) != ch.Old:
-		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
-	}
-	if !t.yes {
-		answer, err := t.p.ask(t.in, fmt.Sprintf("Apply the change to %s? [y/n] ", ch.Name))
-		if err != nil {
-			return agent.Decision{Outcome: agent.OutcomeRejected, Message: "no answer on the terminal (use --yes to apply without asking)"}, nil
-		}
-		if answer != "y" && answer != "yes" {
-			return agent.Decision{Outcome: agent.OutcomeRejected}, nil
-		}
-	}
-	if err := writeAtomic(ch.Path, ch.New); err != nil {
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
-	}
-	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
-}
-
-// writeAtomic replaces path's content in one step, keeping its mode.
-func writeAtomic(path, content string) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".agentls-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return end
 }

@@ -10,10 +10,11 @@ import (
 	"os"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/lsp"
 )
 
-func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
+func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "log debug messages")
@@ -26,17 +27,23 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	traceDir, err := trace.Dir(e.get)
+	if err != nil {
+		logger.Warn("runs are not traced", "err", err)
+	}
 	srv := lsp.New(lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
-			return newModel(ctx, model, getenv)
+			return newModel(ctx, model, e.get)
 		},
-		Logger:  logger,
-		Version: version,
+		Logger:        logger,
+		Version:       version,
+		UserConfigDir: userConfigDir(e),
+		TraceDir:      traceDir,
 		// Over stdio, closing the connection can hang on a blocked read of
 		// stdin: leave the way the spec says, with the process.
 		Exit: func(code int) { os.Exit(code) },
 	})
-	err := srv.Serve(ctx, stdio{})
+	err = srv.Serve(ctx, stdio{})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return 1

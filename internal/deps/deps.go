@@ -5,7 +5,6 @@
 package deps
 
 import (
-	_ "github.com/creack/pty"
 	_ "go.yaml.in/yaml/v3"
 	_ "golang.org/x/time/rate"
 )

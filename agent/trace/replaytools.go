@@ -1,0 +1,209 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"google.golang.org/genai"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
+)
+
+// SideEffecting names the tools a replay never runs: their recorded
+// results stand in. Edit tools need no stand-in: their changes go through
+// the Proposer.
+var SideEffecting = []string{"run_shell_command"}
+
+// Tools returns ts with the tools named in names (none given:
+// SideEffecting) replaced by stand-ins that return the recorded results.
+func (rp *Replay) Tools(ts []agent.Tool, names ...string) []agent.Tool {
+	if len(names) == 0 {
+		names = SideEffecting
+	}
+	out := make([]agent.Tool, len(ts))
+	for i, t := range ts {
+		out[i] = t
+		if slices.Contains(names, t.Declaration().Name) {
+			out[i] = rp.Tool(t)
+		}
+	}
+	return out
+}
+
+// Tool returns a stand-in for t: it declares, describes, locks and asks
+// for approval as t does, but its Run returns the result recorded for the
+// same call (same run, same call id), and reports a divergence when the
+// call's arguments differ or none was recorded.
+func (rp *Replay) Tool(t agent.Tool) agent.Tool {
+	r := &replayTool{rp: rp, inner: t}
+	if a, ok := t.(agent.Approvable); ok {
+		return &approvableTool{replayTool: r, ap: a}
+	}
+	return r
+}
+
+type replayTool struct {
+	rp    *Replay
+	inner agent.Tool
+}
+
+type approvableTool struct {
+	*replayTool
+	ap agent.Approvable
+}
+
+func (t *approvableTool) Approval(args json.RawMessage) (agent.Approval, error) {
+	return t.ap.Approval(args)
+}
+
+func (t *replayTool) Declaration() *genai.FunctionDeclaration { return t.inner.Declaration() }
+
+func (t *replayTool) Locks(args json.RawMessage) []string {
+	if l, ok := t.inner.(agent.Locker); ok {
+		return l.Locks(args)
+	}
+	return nil
+}
+
+func (t *replayTool) Describe(args json.RawMessage) string {
+	if d, ok := t.inner.(agent.Describer); ok {
+		return d.Describe(args)
+	}
+	return ""
+}
+
+// Run implements agent.Tool with the recorded result.
+func (t *replayTool) Run(ctx context.Context, call *agent.Call) (agent.Result, error) {
+	where := fmt.Sprintf("%s call %s", call.Name, call.ID)
+	now := fmt.Sprintf("%s %s", call.Name, call.Args)
+	t.rp.mu.Lock()
+	rec := t.rp.tools[callID{call.RunID, call.ID}]
+	t.rp.mu.Unlock()
+	switch {
+	case rec == nil:
+		return agent.Result{}, t.rp.diverge(&Divergence{Where: where, Recorded: "no such call", Now: now})
+	case rec.call.Name != call.Name || !sameJSON(rec.call.Args, call.Args):
+		return agent.Result{}, t.rp.diverge(&Divergence{Where: where, Recorded: fmt.Sprintf("%s %s", rec.call.Name, rec.call.Args), Now: now})
+	case rec.result == nil:
+		return agent.Result{}, t.rp.diverge(&Divergence{Where: where, Recorded: "no result: the recording ends while the call ran", Now: now})
+	}
+	return agent.Result{Output: rec.result.Output, IsError: rec.result.IsError, Display: rec.result.Display}, nil
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// Proposer returns a Proposer that answers each change as the recording
+// answered the same file's change, after checking the change is the
+// recorded one. Changes the user applied go on to apply (to a scratch copy
+// or an in-memory overlay, never the recorded workspace), whose answer is
+// returned.
+func (rp *Replay) Proposer(apply agent.Proposer) agent.Proposer {
+	return replayProposer{rp: rp, apply: apply}
+}
+
+type replayProposer struct {
+	rp    *Replay
+	apply agent.Proposer
+}
+
+func (p replayProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
+	where := "proposal for " + ch.Name
+	diff := edits.Unified(ch.Name, ch.Old, ch.New)
+	rec := p.rp.take(p.rp.proposals, ch.Name)
+	switch {
+	case rec == nil:
+		return agent.Decision{}, p.rp.diverge(&Divergence{Where: where, Recorded: "no such proposal", Now: "this change:\n" + diff})
+	case rec.asked.Edit.Diff != diff:
+		return agent.Decision{}, p.rp.diverge(&Divergence{Where: where, Recorded: "this change:\n" + rec.asked.Edit.Diff, Now: "this change:\n" + diff})
+	case rec.answer == nil || rec.answer.Edit.Outcome == agent.OutcomeWithdrawn:
+		return agent.Decision{}, p.rp.stopped(ctx, where)
+	}
+	e := rec.answer.Edit
+	d := agent.Decision{Outcome: e.Outcome, Message: e.Message, RejectedHunks: e.Rejected}
+	switch e.Outcome {
+	case agent.OutcomeApplied, "staged": // lsp's confirm: run keeps changes for the end
+		got, err := p.apply.Propose(ctx, ch)
+		if err != nil || got.Outcome != agent.OutcomeApplied {
+			return got, err
+		}
+		d.Outcome = agent.OutcomeApplied
+	}
+	return d, nil
+}
+
+// Approver returns an Approver that answers as the recording answered the
+// same tool and command.
+func (rp *Replay) Approver() agent.Approver { return replayApprover{rp} }
+
+type replayApprover struct{ rp *Replay }
+
+func (a replayApprover) Approve(ctx context.Context, ap agent.Approval) (bool, error) {
+	where := "approval of " + action(ap)
+	rec := a.rp.take(a.rp.approvals, approvalKey(ap))
+	switch {
+	case rec == nil:
+		return false, a.rp.diverge(&Divergence{Where: where, Recorded: "no such approval", Now: "a question about " + action(ap)})
+	case rec.answer == nil || rec.answer.Approval.Allowed == nil:
+		return false, a.rp.stopped(ctx, where)
+	}
+	return *rec.answer.Approval.Allowed, nil
+}
+
+func approvalKey(ap agent.Approval) string { return ap.Tool + "\x00" + ap.Command }
+
+func action(ap agent.Approval) string {
+	if ap.Command != "" {
+		return "`" + ap.Command + "`"
+	}
+	return ap.Tool
+}
+
+// take removes and returns the first recorded entry under key.
+func (rp *Replay) take(m map[string][]*decided, key string) *decided {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	q := m[key]
+	if len(q) == 0 {
+		return nil
+	}
+	m[key] = q[1:]
+	return q[0]
+}
+
+// Policy returns a Policy that gives each call the recorded verdict of the
+// same agent, tool and arguments. A call the recording has no verdict for
+// is decided as the harness decides without a policy.
+func (rp *Replay) Policy() agent.Policy { return replayPolicy{rp} }
+
+type replayPolicy struct{ rp *Replay }
+
+func (p replayPolicy) Check(c agent.PolicyCall) agent.PolicyDecision {
+	key := checkKey(c.Agent, c.Tool, c.Args)
+	p.rp.mu.Lock()
+	q := p.rp.policy[key]
+	if len(q) > 0 {
+		p.rp.policy[key] = q[1:]
+	}
+	p.rp.mu.Unlock()
+	if len(q) > 0 {
+		return agent.PolicyDecision{Verdict: q[0].Verdict, Rule: q[0].Rule, Message: q[0].Message}
+	}
+	if c.Approval != nil {
+		return agent.PolicyDecision{Verdict: agent.VerdictAsk}
+	}
+	return agent.PolicyDecision{Verdict: agent.VerdictAllow}
+}

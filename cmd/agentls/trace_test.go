@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/trace"
+)
+
+// A run writes its trace to the state directory, outside the workspace,
+// without secrets; agentls runs lists it and agentls trace show sums it up.
+func TestRunTracesToStateDir(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	dir := copyExample(t)
+	srv := geminitest.NewServer(t, demoTurns()...)
+	env := fakeEnv(srv)
+	env["XDG_STATE_HOME"] = state
+	env["MY_SERVICE_TOKEN"] = "tok_live_1234567890"
+	code, out, errOut := agentls(t, env, "", "run", "--workspace", dir, "--yes", examplePrompt+" (token tok_live_1234567890)")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	m := regexp.MustCompile(`Trace: (\S+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no trace path in output:\n%s", out)
+	}
+	path := m[1]
+	runsDir := filepath.Join(state, "agentls", "runs")
+	if !strings.HasPrefix(path, runsDir) || filepath.Dir(path) != filepath.Dir(trace.Path(runsDir, dir, "x")) {
+		t.Errorf("trace at %s, want under %s", path, runsDir)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"tok_live_1234567890", "test-key"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the trace holds %q", secret)
+		}
+	}
+	tr, err := trace.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runID := tr.Header.RunID
+	if tr.End() == nil || tr.Header.Workspace != dir || len(tr.Calls) != 4 || len(tr.Header.Subagents) != 1 {
+		t.Errorf("trace: end %v, workspace %s, %d calls, subagents %v", tr.End(), tr.Header.Workspace, len(tr.Calls), tr.Header.Subagents)
+	}
+
+	code, out, _ = agentls(t, env, "", "runs")
+	if code != 0 || !strings.Contains(out, runID) || !strings.Contains(out, "goal") || !strings.Contains(out, "8333") || !strings.Contains(out, "Rename the function") {
+		t.Errorf("runs: exit %d\n%s", code, out)
+	}
+	if _, out, _ = agentls(t, env, "", "runs", "--workspace", t.TempDir()); strings.Contains(out, runID) {
+		t.Errorf("runs of another workspace list the run:\n%s", out)
+	}
+	if _, out, _ = agentls(t, env, "", "runs", "--workspace", dir); !strings.Contains(out, runID) {
+		t.Errorf("runs of the workspace:\n%s", out)
+	}
+	code, out, _ = agentls(t, env, "", "trace", "show", runID)
+	for _, want := range []string{"Stop       goal after 4 turns", "Tokens     8130 prompt, 146 output, 57 thoughts", "4 model calls",
+		"proposals: 2 applied", "Tool calls (4)", "user denied", "Read main.go", "Changed main.go (+2 −2)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trace show lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 0 {
+		t.Errorf("trace show: exit %d", code)
+	}
+}
+
+// A recorded run with edits and a shell command replays to the same
+// proposals and the same command result, and runs no command.
+func TestReplayReproducesRecordedRun(t *testing.T) {
+	t.Parallel()
+	recorded := copyExample(t)
+	srv := geminitest.NewServer(t, demoTurnsWith("touch ran.txt && grep -c Greet main.go")...)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	code, out, errOut := agentls(t, fakeEnv(srv), "y\ny\ny\n", "run", "--workspace", recorded, "--trace", path, examplePrompt)
+	if code != 0 {
+		t.Fatalf("recording: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(recorded, "ran.txt")); err != nil {
+		t.Fatalf("the recorded run did not run its command: %v", err)
+	}
+	tr, err := trace.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	fresh := copyExample(t)
+	before, _ := os.ReadFile(filepath.Join(fresh, "main.go"))
+	code, out, errOut = agentls(t, nil, "", "replay", path, "--workspace", fresh, "--json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errOut)
+	}
+	evs := jsonEvents(t, out)
+	pick := func(evs []agent.Event) (diffs, shell []string) {
+		for _, ev := range evs {
+			switch {
+			case ev.Type == agent.EventEditProposed:
+				diffs = append(diffs, ev.Edit.Diff)
+			case ev.Type == agent.EventToolResult && ev.Call.Name == "run_shell_command":
+				shell = append(shell, ev.Result.Output)
+			}
+		}
+		return diffs, shell
+	}
+	wantDiffs, wantShell := pick(tr.Events)
+	gotDiffs, gotShell := pick(evs)
+	if diff := cmp.Diff(wantDiffs, gotDiffs); diff != "" || len(gotDiffs) != 2 {
+		t.Errorf("proposals (-recorded +replayed):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantShell, gotShell); diff != "" || len(gotShell) != 1 || !strings.Contains(gotShell[0], "Output:\n4\n") {
+		t.Errorf("shell results (-recorded +replayed):\n%s%q", diff, gotShell)
+	}
+	if end := evs[len(evs)-1]; end.Type != agent.EventRunEnd || end.End.Reason != agent.StopGoal {
+		t.Errorf("last event = %+v", end)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "ran.txt")); err == nil {
+		t.Error("the replay ran the command")
+	}
+	if after, _ := os.ReadFile(filepath.Join(fresh, "main.go")); string(after) != string(before) {
+		t.Error("the replay without --apply wrote to the workspace")
+	}
+	if !strings.Contains(errOut, "no model call, no command runs") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+
+	// With --apply the changes reach a scratch copy, still without the command.
+	code, out, _ = agentls(t, nil, "", "replay", "--apply", path, "--workspace", fresh)
+	m := regexp.MustCompile(`The scratch copy is in (\S+)`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("replay --apply: exit %d\n%s", code, out)
+	}
+	t.Cleanup(func() { os.RemoveAll(m[1]) })
+	if b, _ := os.ReadFile(filepath.Join(m[1], "main.go")); !strings.Contains(string(b), "func Greet(") {
+		t.Errorf("scratch main.go:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(m[1], "ran.txt")); err == nil {
+		t.Error("the replay ran the command in the scratch copy")
+	}
+}
+
+// --json prints one event per line, numbered, and nothing else.
+func TestRunJSON(t *testing.T) {
+	t.Parallel()
+	srv := geminitest.NewServer(t, demoTurns()...)
+	code, out, errOut := agentls(t, fakeEnv(srv), "", "run", "--workspace", copyExample(t), "--yes", "--json", examplePrompt)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	evs := jsonEvents(t, out)
+	if evs[0].Type != agent.EventRunStart || evs[len(evs)-1].Type != agent.EventRunEnd {
+		t.Errorf("events from %s to %s", evs[0].Type, evs[len(evs)-1].Type)
+	}
+	seen := map[agent.EventType]bool{}
+	for _, ev := range evs {
+		seen[ev.Type] = true
+	}
+	for _, want := range []agent.EventType{agent.EventThought, agent.EventToolCall, agent.EventEditProposed, agent.EventEditDecided, agent.EventToolResult, agent.EventUsage} {
+		if !seen[want] {
+			t.Errorf("no %s event", want)
+		}
+	}
+}
+
+// jsonEvents reads --json output: every line an event, numbered from 1.
+func jsonEvents(t *testing.T, out string) []agent.Event {
+	t.Helper()
+	var evs []agent.Event
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for n := int64(1); sc.Scan(); n++ {
+		var ev jsonEvent
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %d is not an event: %v\n%s", n, err, sc.Text())
+		}
+		if ev.Seq != n {
+			t.Errorf("line %d has seq %d", n, ev.Seq)
+		}
+		evs = append(evs, ev.Event)
+	}
+	if len(evs) == 0 {
+		t.Fatal("no events")
+	}
+	return evs
+}
