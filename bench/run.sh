@@ -1,37 +1,75 @@
 #!/usr/bin/env bash
-# Measures agentls's whole-process figures for BENCHMARKS.md: a scripted
-# two-turn run of `agentls run` against a local fake Gemini server (wall time
-# and peak RSS), and `agentls version`. Uses hyperfine when installed, else a
-# loop with /usr/bin/time. Run from the repository root: bash bench/run.sh
+# Measures every figure of BENCHMARKS.md. Run from anywhere:
+#
+#   bash bench/run.sh            everything
+#   bash bench/run.sh process    whole process: a scripted two-turn `agentls run`
+#                                against a local fake Gemini server (wall, peak
+#                                RSS), and `agentls version`
+#   bash bench/run.sh memory     `agentls serve` RSS: idle, and with 1,000 open
+#                                1,000-line documents (bench/lspmem)
+#   bash bench/run.sh go         the Go benchmarks (go test -bench, -benchmem)
+#
+# Uses hyperfine when installed, else a loop with date; /usr/bin/time for
+# peak RSS. Timings here are measurements, never test assertions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+what=${1:-all}
 tmp=$(mktemp -d)
 trap 'kill "${fake_pid:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
+echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3-), $(date -u +%F)"
 go build -o "$tmp/agentls" ./cmd/agentls
-go build -o "$tmp/fakegemini" ./agent/gemini/geminitest/fakegemini
-"$tmp/fakegemini" -script bench/two-turn.script -repeat 5000 >"$tmp/url" &
-fake_pid=$!
-for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
-url=$(head -1 "$tmp/url")
-cp -r examples/hello "$tmp/ws"
 
-export GEMINI_API_KEY=bench GOOGLE_GEMINI_BASE_URL="$url"
-run=("$tmp/agentls" run --workspace "$tmp/ws" "What does main.go do?")
-"${run[@]}" >/dev/null # warm up, and fail early if it does not work
+# peak_rss CMD...: the command's peak resident set, in KiB.
+peak_rss() {
+	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}'
+}
 
-echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%F)"
-if command -v hyperfine >/dev/null; then
-	hyperfine -N --warmup 5 --runs 50 "${run[*]}" "$tmp/agentls version"
-else
-	for cmd in "${run[*]}" "$tmp/agentls version"; do
-		start=$(date +%s%N)
-		for _ in $(seq 50); do $cmd >/dev/null; done
-		end=$(date +%s%N)
-		echo "$cmd: $(( (end - start) / 50000 )) µs mean wall over 50 runs"
-	done
+if [[ $what == all || $what == process ]]; then
+	go build -o "$tmp/fakegemini" ./agent/gemini/geminitest/fakegemini
+	"$tmp/fakegemini" -script bench/two-turn.script -repeat 5000 >"$tmp/url" &
+	fake_pid=$!
+	for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
+	url=$(head -1 "$tmp/url")
+	cp -r examples/hello "$tmp/ws"
+
+	export GEMINI_API_KEY=bench GOOGLE_GEMINI_BASE_URL="$url"
+	run=("$tmp/agentls" run --workspace "$tmp/ws" "What does main.go do?")
+	"${run[@]}" >/dev/null # warm up, and fail early if it does not work
+
+	echo "== whole process: two-turn run, and version"
+	if command -v hyperfine >/dev/null; then
+		hyperfine -N --warmup 5 --runs 50 "${run[*]}" "$tmp/agentls version"
+	else
+		for cmd in "${run[*]}" "$tmp/agentls version"; do
+			start=$(date +%s%N)
+			for _ in $(seq 50); do $cmd >/dev/null; done
+			end=$(date +%s%N)
+			echo "$cmd: $(((end - start) / 50000)) µs mean wall over 50 runs"
+		done
+	fi
+	echo "== peak RSS (KiB) of 5 two-turn runs:"
+	for _ in 1 2 3 4 5; do peak_rss "${run[@]}"; done | xargs
+	echo "== peak RSS (KiB) of 5 versions:"
+	for _ in 1 2 3 4 5; do peak_rss "$tmp/agentls" version; done | xargs
+	kill "$fake_pid"
+	unset fake_pid
 fi
-echo "== peak RSS (KiB), two-turn run:"
-/usr/bin/time -f "%M" "${run[@]}" 2>&1 >/dev/null | tail -1
-echo "== peak RSS (KiB), version:"
-/usr/bin/time -f "%M" "$tmp/agentls" version 2>&1 >/dev/null | tail -1
+
+if [[ $what == all || $what == memory ]]; then
+	echo "== agentls serve memory (3 processes)"
+	go build -o "$tmp/lspmem" ./bench/lspmem
+	for _ in 1 2 3; do "$tmp/lspmem" -agentls "$tmp/agentls" -docs 1000 -lines 1000; done
+fi
+
+if [[ $what == all || $what == go ]]; then
+	bench() { # bench PACKAGE REGEXP
+		echo "== go test -run '^\$' -bench '$2' -benchmem -count 5 $1"
+		go test -run '^$' -bench "$2" -benchmem -count 5 "$1" | grep -E '^(Benchmark|ok|FAIL)'
+	}
+	bench ./agent 'BenchmarkTurn$'                     # harness overhead per turn
+	bench ./lsp 'BenchmarkCodeAction$'                 # code action p99, 8 runs streaming, 10k lines
+	bench ./edits 'Benchmark(Compute|TextEdits)$'      # 100 scattered changes, 10k and 100k lines
+	bench ./workspace 'BenchmarkOpen1000Docs$'         # the overlay's cost per open document
+	bench ./lsp 'Benchmark(Cancel|FirstRequest)$'      # cancel → progress end; first request bytes
+fi

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,7 +44,21 @@ func (codec) Unmarshal(b []byte, v any) error {
 // which would otherwise close the connection.
 func (s *Server) handler() jsonrpc2.Handler {
 	inner := protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
-	return s.survive(protocol.CancelHandler(s.ordered(s.gate(recovering(inner)))))
+	return s.survive(protocol.CancelHandler(s.ordered(s.gate(recovering(paramErrors(s.documentSync(inner)))))))
+}
+
+// paramErrors answers params that do not decode with InvalidParams: the
+// protocol package reports them as parse errors, though the message itself
+// parsed (frames that are not JSON never reach a handler; see frame.go).
+func paramErrors(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		res, err := h(ctx, req)
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.ParseError {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params for "+req.Method()+": "+err.Error())
+		}
+		return res, err
+	}
 }
 
 // ordered releases requests to run concurrently and keeps notifications

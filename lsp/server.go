@@ -120,7 +120,7 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	root, stop := context.WithCancel(ctx)
 	defer stop()
-	stream := jsonrpc2.NewStream(&eofCanceller{rwc: rwc, cancel: stop})
+	stream := newFrameStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
 	return s.ServeStream(root, stream, stop)
 }
 

@@ -15,7 +15,8 @@ import (
 // FuzzChange checks Change against byte splicing on a plain string. ops is
 // read four bytes at a time: kind, two offsets and an insertion; kind decides
 // between a range edit, a whole replace, a deliberately bad range, and the
-// end of one didChange notification.
+// end of one didChange notification. After a bad range the buffer is out of
+// sync until a notification replaces the whole text.
 func FuzzChange(f *testing.F) {
 	f.Add("héllo\n日本語\n😀x\n", []byte{0, 1, 3, 2, 1, 9, 9, 4, 3, 0, 0, 0, 0, 200, 7, 1})
 	f.Add("", []byte{0, 0, 0, 4, 0, 0, 0, 1, 3, 0, 0, 0})
@@ -36,29 +37,46 @@ func FuzzChange(f *testing.F) {
 			version       int32
 			want, pending = text, text // pending: want with the batch so far
 			batch         []Change
-			batchBad      bool
+			batchBad      bool // a bad range in the batch
+			badAfterWhole bool // a bad range after the batch's last whole replace
+			whole         bool // the batch replaces the whole text
+			unsynced      bool // a batch failed: the buffer is out of sync
 			changeCalls   int
 		)
 		flush := func() {
 			version++
 			err := w.Change(path, version, batch, edits.UTF8)
 			changeCalls++
-			if batchBad {
-				if !errors.Is(err, edits.ErrPosition) {
-					t.Fatalf("Change %d with a bad range = %v, want ErrPosition", changeCalls, err)
+			var wantErr error
+			switch {
+			case unsynced && !whole:
+				wantErr = ErrOutOfSync
+			case unsynced && badAfterWhole, !unsynced && batchBad:
+				// An out-of-sync buffer takes the changes from the last
+				// whole replace on.
+				wantErr = edits.ErrPosition
+			}
+			if wantErr != nil {
+				if !errors.Is(err, wantErr) {
+					t.Fatalf("Change %d = %v, want %v", changeCalls, err, wantErr)
 				}
 				version-- // the buffer kept the old version
 				pending = want
+				unsynced = true
 			} else {
 				if err != nil {
 					t.Fatalf("Change %d = %v", changeCalls, err)
 				}
 				want = pending
+				unsynced = false
 			}
 			if got, _, _ := w.Buffer(path); got != want {
 				t.Fatalf("after Change %d: buffer = %q, want %q", changeCalls, got, want)
 			}
-			batch, batchBad = nil, false
+			if f, err := w.ReadFile(path); unsynced != errors.Is(err, ErrOutOfSync) || !unsynced && f.Text != want {
+				t.Fatalf("after Change %d: ReadFile = %q, %v; out of sync: %v", changeCalls, f.Text, err, unsynced)
+			}
+			batch, batchBad, badAfterWhole, whole = nil, false, false, false
 		}
 		for i := 0; i+4 <= len(ops); i += 4 {
 			kind, a, b, ins := ops[i]%8, int(ops[i+1]), int(ops[i+2]), inserts[int(ops[i+3])%len(inserts)]
@@ -66,10 +84,11 @@ func FuzzChange(f *testing.F) {
 			case 6:
 				batch = append(batch, Change{Text: ins + pending})
 				pending = ins + pending
+				whole, badAfterWhole = true, false
 			case 7:
 				lines := uint32(strings.Count(pending, "\n"))
 				batch = append(batch, Change{Range: rng(lines+2, 0, lines+2, 0), Text: ins})
-				batchBad = true
+				batchBad, badAfterWhole = true, true
 			case 5:
 				flush()
 			default:

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -14,6 +15,11 @@ var (
 	ErrNotOpen = errors.New("document is not open")
 	// ErrVersion reports a change whose version is not above the buffer's.
 	ErrVersion = errors.New("document version did not increase")
+	// ErrOutOfSync reports a buffer whose text is no longer the editor's: a
+	// didChange for it failed, so the editor went on from a text the overlay
+	// never had. The editor's whole text (didOpen, or a change without a
+	// range) brings it back.
+	ErrOutOfSync = errors.New("the editor's buffer is out of sync with agentls")
 )
 
 // A Change is one textDocument/didChange content change. A nil Range replaces
@@ -28,6 +34,9 @@ type Change struct {
 type buffer struct {
 	text    string
 	version int32
+	// unsynced, when set, is the failed change after which text stopped
+	// being the editor's; text is then the last text known.
+	unsynced error
 }
 
 // Open records the editor's text of path (didOpen). Opening an open path
@@ -62,8 +71,12 @@ func (w *Workspace) Buffer(path string) (text string, version int32, ok bool) {
 // Positions are in enc, the negotiated position encoding.
 //
 // It fails with ErrNotOpen, with ErrVersion when version is not above the
-// buffer's, or when a range does not fit the text; on failure the buffer is
-// unchanged.
+// buffer's (the buffer is unchanged), when a range does not fit the text, or
+// with ErrOutOfSync when the buffer is out of sync and the changes do not
+// replace the whole text. After those last two the buffer keeps its text
+// and version but is out of sync: the editor applied a change the overlay
+// could not, so the editor's text is unknown, and ReadFile refuses to guess
+// it until the editor sends its whole text.
 func (w *Workspace) Change(path string, version int32, changes []Change, enc edits.Encoding) error {
 	for {
 		w.mu.RLock()
@@ -75,25 +88,45 @@ func (w *Workspace) Change(path string, version int32, changes []Change, enc edi
 			return fmt.Errorf("change %s: %w", path, ErrNotOpen)
 		}
 		if version <= old.version {
+			// A change that lost a race (or a client's replay): the buffer
+			// is newer already.
 			return fmt.Errorf("change %s to version %d, have %d: %w", path, version, old.version, ErrVersion)
 		}
 		// Computed without the lock, so readers are not held up by a large
 		// edit; the swap below checks that nobody replaced the buffer since.
-		text, err := applyChanges(old.text, changes, enc)
+		next := &buffer{version: version}
+		var err error
+		if old.unsynced != nil {
+			next.text, err = resync(old.text, changes, enc)
+		} else {
+			next.text, err = applyChanges(old.text, changes, enc)
+		}
 		if err != nil {
-			return fmt.Errorf("change %s to version %d: %w", path, version, err)
+			err = fmt.Errorf("change %s to version %d: %w", path, version, err)
+			next = &buffer{text: old.text, version: old.version, unsynced: cmp.Or(old.unsynced, err)}
 		}
 
 		w.mu.Lock()
 		if w.buffers[key] == old {
-			w.buffers[key] = &buffer{text: text, version: version}
+			w.buffers[key] = next
 			w.mu.Unlock()
-			return nil
+			return err
 		}
 		w.mu.Unlock()
 		// Another Open, Change or Close won the race: judge again against
 		// what the editor has now.
 	}
+}
+
+// resync applies the changes of an out-of-sync buffer from its last whole
+// text on; without one, the editor's text stays unknown.
+func resync(text string, changes []Change, enc edits.Encoding) (string, error) {
+	for i := len(changes) - 1; i >= 0; i-- {
+		if changes[i].Range == nil {
+			return applyChanges(text, changes[i:], enc)
+		}
+	}
+	return "", ErrOutOfSync
 }
 
 // applyChanges returns text after changes, or the first error.

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 )
@@ -25,6 +26,9 @@ type File struct {
 func (w *Workspace) ReadFile(path string) (File, error) {
 	path = canonical(w.rootList(), path)
 	if text, version, ok := w.Buffer(path); ok {
+		if err := w.unsynced(path); err != nil {
+			return File{}, fmt.Errorf("%s: %w since a change failed (%v); reopen the file in the editor", path, ErrOutOfSync, err)
+		}
 		// A stat error other than "not exist" (permissions, say) leaves Exists
 		// clear too: the buffer is readable, and a later write will report
 		// the real problem.
@@ -42,4 +46,15 @@ func (w *Workspace) ReadFile(path string) (File, error) {
 // editor has not saved yet are not listed.
 func (w *Workspace) ReadDir(path string) ([]fs.DirEntry, error) {
 	return os.ReadDir(canonical(w.rootList(), path))
+}
+
+// unsynced returns why the buffer of the canonical path is out of sync, or
+// nil.
+func (w *Workspace) unsynced(path string) error {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if b := w.buffers[path]; b != nil {
+		return b.unsynced
+	}
+	return nil
 }
