@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/trace"
@@ -27,6 +29,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// The genai SDK reports through package log ("Error context canceled" on
+	// every cancelled stream): keep it in the server's log, at debug level.
+	log.SetFlags(0)
+	log.SetOutput(sdkLog{logger})
 	traceDir, err := trace.Dir(e.get)
 	if err != nil {
 		logger.Warn("runs are not traced", "err", err)
@@ -49,6 +55,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		return 1
 	}
 	return 0
+}
+
+// sdkLog writes package log's lines to the server's logger.
+type sdkLog struct{ l *slog.Logger }
+
+func (w sdkLog) Write(p []byte) (int, error) {
+	w.l.Debug("genai: " + strings.TrimSpace(string(p)))
+	return len(p), nil
 }
 
 // stdio is the server's end of the client's pipes.
