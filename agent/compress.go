@@ -178,7 +178,12 @@ func tokens(h []*genai.Content) int {
 	return n
 }
 
-func contentTokens(c *genai.Content) int {
+func contentTokens(c *genai.Content) int { return ContentSize(c) / 4 }
+
+// ContentSize is the size of a content as the harness estimates prompts:
+// the bytes of its text, and of its function calls' and responses' JSON.
+// Four bytes make a token.
+func ContentSize(c *genai.Content) int {
 	n := 0
 	for _, p := range c.Parts {
 		n += len(p.Text)
@@ -191,5 +196,5 @@ func contentTokens(c *genai.Content) int {
 			n += len(b) + len(p.FunctionResponse.Name)
 		}
 	}
-	return n / 4
+	return n
 }

@@ -119,11 +119,11 @@ func contextOf(req *agent.Request) CallContext {
 		if content.Role == genai.RoleModel {
 			c.Turns++
 		}
-		bytes += contentBytes(content)
+		bytes += agent.ContentSize(content)
 	}
 	if cfg := req.Config; cfg != nil {
 		if si := cfg.SystemInstruction; si != nil {
-			bytes += contentBytes(si)
+			bytes += agent.ContentSize(si)
 			for _, p := range si.Parts {
 				for _, m := range contextFile.FindAllStringSubmatch(p.Text, -1) {
 					path, err := strconv.Unquote(`"` + m[1] + `"`)
@@ -142,20 +142,4 @@ func contextOf(req *agent.Request) CallContext {
 	}
 	c.Tokens = bytes / 4
 	return c
-}
-
-func contentBytes(c *genai.Content) int {
-	n := 0
-	for _, p := range c.Parts {
-		n += len(p.Text)
-		if p.FunctionCall != nil {
-			b, _ := json.Marshal(p.FunctionCall.Args)
-			n += len(b) + len(p.FunctionCall.Name)
-		}
-		if p.FunctionResponse != nil {
-			b, _ := json.Marshal(p.FunctionResponse.Response)
-			n += len(b) + len(p.FunctionResponse.Name)
-		}
-	}
-	return n
 }
