@@ -11,11 +11,13 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// codec is go.lsp.dev/protocol's codec (unexported there): protocol types go
-// through protocol.Marshal, raw messages pass through untouched.
-type codec struct{}
+// Codec is go.lsp.dev/protocol's wire codec (unexported there), for
+// jsonrpc2.WithCodec: protocol types go through protocol.Marshal, raw
+// messages pass through untouched. The server and the test editor use it.
+type Codec struct{}
 
-func (codec) Marshal(v any) ([]byte, error) {
+// Marshal implements jsonrpc2.Codec.
+func (Codec) Marshal(v any) ([]byte, error) {
 	if r, ok := v.(jsonrpc2.RawMessage); ok {
 		if r == nil {
 			return []byte("null"), nil
@@ -25,7 +27,8 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
-func (codec) Unmarshal(b []byte, v any) error {
+// Unmarshal implements jsonrpc2.Codec.
+func (Codec) Unmarshal(b []byte, v any) error {
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
 		*p = append(jsonrpc2.RawMessage(nil), b...)
 		return nil

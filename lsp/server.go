@@ -128,7 +128,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // ends.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
 	s.root, s.stop = ctx, stop
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {
