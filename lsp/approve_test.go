@@ -302,3 +302,15 @@ func approvalsRaw(t *testing.T, s *session, args []protocol.LSPAny) []policy.Rul
 	}
 	return out.Rules
 }
+
+// The shellTimeoutSeconds setting limits a command.
+func TestShellTimeoutSetting(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, geminitest.Reply(geminitest.Call("run_shell_command", map[string]any{"command": "sleep 30"})), done())
+	s.ed.ShowMessageRequest = lsptest.Choose("Allow once")
+	s.ed.Initialize(t.Context(), s.root, nil, map[string]any{"shellTimeoutSeconds": 0.2})
+	runToEnd(t, s, "wait")
+	if resp := lastFunctionResponse(t, s.gem.Requests()[1]); !strings.Contains(resp, "timed out after 200ms") {
+		t.Errorf("sleep: %s", resp)
+	}
+}

@@ -16,13 +16,15 @@ import (
 // then the client's workspace/configuration section "agentls" on top.
 // docs/settings.md documents them.
 type Settings struct {
-	Model          string         `json:"model"`
-	Confirm        string         `json:"confirm"`      // "each" | "run"
-	ApprovalMode   string         `json:"approvalMode"` // "plan" | "default" | "autoEdit"
-	MaxTurns       int            `json:"maxTurns"`
-	TimeoutMinutes float64        `json:"timeoutMinutes"`
-	Events         bool           `json:"events"`
-	CustomActions  []CustomAction `json:"customActions"`
+	Model          string  `json:"model"`
+	Confirm        string  `json:"confirm"`      // "each" | "run"
+	ApprovalMode   string  `json:"approvalMode"` // "plan" | "default" | "autoEdit"
+	MaxTurns       int     `json:"maxTurns"`
+	TimeoutMinutes float64 `json:"timeoutMinutes"`
+	// ShellTimeoutSeconds limits one shell command (0: two minutes).
+	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds"`
+	Events              bool           `json:"events"`
+	CustomActions       []CustomAction `json:"customActions"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -85,6 +87,8 @@ func (s *Settings) Merge(raw json.RawMessage) []string {
 			decodeInto(v, &s.MaxTurns, k, bad, func(n int) error { return positive(float64(n)) })
 		case "timeoutMinutes":
 			decodeInto(v, &s.TimeoutMinutes, k, bad, func(n float64) error { return nonNegative(n) })
+		case "shellTimeoutSeconds":
+			decodeInto(v, &s.ShellTimeoutSeconds, k, bad, func(n float64) error { return nonNegative(n) })
 		case "events":
 			decodeInto(v, &s.Events, k, bad, func(bool) error { return nil })
 		case "customActions":

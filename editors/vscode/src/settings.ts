@@ -16,6 +16,7 @@ export interface ServerSettings {
   approvalMode: 'plan' | 'default' | 'autoEdit';
   maxTurns: number;
   timeoutMinutes: number;
+  shellTimeoutSeconds: number;
   customActions: CustomAction[];
 }
 
@@ -40,6 +41,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
     approvalMode: 'default',
     maxTurns: 100,
     timeoutMinutes: 0,
+    shellTimeoutSeconds: 0,
     customActions: [],
   }),
 });
@@ -54,6 +56,7 @@ export const serverKeys: readonly (keyof ServerSettings)[] = [
   'approvalMode',
   'maxTurns',
   'timeoutMinutes',
+  'shellTimeoutSeconds',
   'customActions',
 ];
 
@@ -116,6 +119,7 @@ const serverChecks: { [K in keyof ServerSettings]: Check<ServerSettings[K]> } = 
   approvalMode: oneOf('plan', 'default', 'autoEdit'),
   maxTurns: positiveInt,
   timeoutMinutes: nonNegative,
+  shellTimeoutSeconds: nonNegative,
   customActions: actions,
 };
 

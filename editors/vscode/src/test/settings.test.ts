@@ -8,7 +8,7 @@ test('no settings: the defaults, which match the server', () => {
   assert.deepEqual(settings, {
     path: 'agentls',
     reviewMode: 'diffEditor',
-    server: { model: 'gemini-2.5-flash', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, customActions: [] },
+    server: { model: 'gemini-2.5-flash', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, shellTimeoutSeconds: 0, customActions: [] },
   });
 });
 
@@ -22,6 +22,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     approvalMode: 'autoEdit',
     maxTurns: 7,
     timeoutMinutes: 2.5,
+    shellTimeoutSeconds: 30,
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
   });
   assert.deepEqual(problems, []);
@@ -33,6 +34,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     approvalMode: 'autoEdit',
     maxTurns: 7,
     timeoutMinutes: 2.5,
+    shellTimeoutSeconds: 30,
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
     events: true,
   });
