@@ -79,6 +79,9 @@ type Approval struct {
 	// Rule is the rule an "always" answer would add, such as "go test".
 	Rule    string `json:"rule,omitempty"`
 	Allowed *bool  `json:"allowed,omitempty"` // set on approval_decided
+	// Withdrawn, on approval_decided, says the question ended without an
+	// answer (the run was cancelled); Allowed is then false.
+	Withdrawn bool `json:"withdrawn,omitempty"`
 }
 
 // Approver asks the user for permission. Approve blocks until answered or

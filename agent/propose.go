@@ -38,10 +38,14 @@ func (c *Call) Approve(ctx context.Context, a Approver, ap Approval) (bool, erro
 	resume := c.UserWait()
 	ok, err := a.Approve(ctx, ap)
 	resume()
+	decided := ap
 	if err != nil {
+		// The question is withdrawn: a display must not wait for its answer.
+		no := false
+		decided.Allowed, decided.Withdrawn = &no, true
+		c.Emit(Event{Type: EventApprovalDecided, Call: c.ref(), Approval: &decided})
 		return false, err
 	}
-	decided := ap
 	decided.Allowed = &ok
 	c.Emit(Event{Type: EventApprovalDecided, Call: c.ref(), Approval: &decided})
 	return ok, nil

@@ -107,6 +107,8 @@ decision = "deny"
 		name: "the run ends while the user decides", approver: gone,
 		call:  shellCall("touch out.txt"),
 		asked: []string{"touch out.txt"}, end: agent.StopError,
+		decided: []bool{false}, // withdrawn
+
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
