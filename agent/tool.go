@@ -95,7 +95,24 @@ func NewFunc[A any](name, description string, run func(ctx context.Context, call
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
 	}
+	notNull(schema)
 	return newFuncSchema(name, description, schema, run)
+}
+
+// notNull turns the ["null", T] types that Go slices and pointers get into
+// plain T: the model never needs to send null, and a single type is what
+// every Gemini model reads best.
+func notNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	notNull(s.Items)
+	for _, p := range s.Properties {
+		notNull(p)
+	}
 }
 
 func newFuncSchema[A any](name, description string, schema *jsonschema.Schema, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
