@@ -63,7 +63,7 @@ func (r *liveRun) canPropose() bool {
 // fs is the run's view of the files: the overlay, under its staged changes
 // with confirm: run.
 func (r *liveRun) fs() agent.FS {
-	base := &runFS{ws: r.spec.ws, root: r.spec.root}
+	base := r.spec.ws.Folder(r.spec.root)
 	if r.stage != nil {
 		return &stagedFS{runFS: base, st: r.stage}
 	}

@@ -81,7 +81,7 @@ func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.T
 			return task, "", fmt.Errorf("%w: %s is outside the workspace folders", errInvalidParams, args.URI)
 		}
 		root = r
-		task.File = (&runFS{ws: ws, root: root}).Rel(path)
+		task.File = ws.Folder(root).Rel(path)
 		vars.file = task.File
 		f, err := ws.ReadFile(path)
 		if err != nil {

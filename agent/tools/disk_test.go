@@ -12,10 +12,11 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// diskFS is an agent.FS over a workspace on disk, served by the workspace
-// package as lsp and cmd/agentls serve it: the tests of the sandbox and of
-// shell commands need real files, links and processes.
+// diskFS is an agent.FS over a workspace on disk, the workspace.Folder lsp
+// and cmd/agentls serve: the tests of the sandbox and of shell commands need
+// real files, links and processes.
 type diskFS struct {
+	*workspace.Folder
 	ws   *workspace.Workspace
 	root string // the workspace folder, symlinks evaluated
 	dir  string // the temporary folder holding it, and what is outside
@@ -47,19 +48,8 @@ func newDisk(t *testing.T, files map[string]string) *diskFS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &diskFS{ws: ws, root: root, dir: dir}
+	return &diskFS{Folder: ws.Folder(root), ws: ws, root: root, dir: dir}
 }
-
-func (d *diskFS) Resolve(p string) (string, error) { return d.ws.Resolve(d.root, p) }
-
-func (d *diskFS) ReadFile(p string) (string, error) {
-	f, err := d.ws.ReadFile(p)
-	return f.Text, err
-}
-
-func (d *diskFS) ReadDir(p string) ([]os.DirEntry, error) { return d.ws.ReadDir(p) }
-
-func (d *diskFS) Rel(p string) string { return d.ws.Rel(p) }
 
 // write applies a change to disk, as an editor saving it would.
 func (d *diskFS) write(p, content string) {

@@ -19,7 +19,7 @@ import (
 type bench struct {
 	root   string
 	ws     *workspace.Workspace
-	fs     *diskFS
+	fs     *workspace.Folder
 	engine *policy.Engine
 	pol    policy.Policy
 	// context and env go into the system prompt.
@@ -35,7 +35,7 @@ func newBench(dir string, e env, warn io.Writer) (*bench, error) {
 		return nil, err
 	}
 	b := &bench{ws: ws, root: ws.Roots()[0]}
-	b.fs = &diskFS{ws: ws, root: b.root}
+	b.fs = ws.Folder(b.root)
 	b.engine = policy.New(userPolicyFile(e))
 	if err := b.engine.Load([]string{b.root}); err != nil {
 		fmt.Fprintf(warn, "agentls: policy rules ignored: %v\n", err)

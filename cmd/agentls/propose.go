@@ -133,22 +133,3 @@ func (o overlayProposer) Propose(ctx context.Context, ch agent.Change) (agent.De
 	o.ws.Open(ch.Path, ch.New, f.Version+1)
 	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
 }
-
-// diskFS is the harness's view of a workspace on disk.
-type diskFS struct {
-	ws   *workspace.Workspace
-	root string
-}
-
-func (f *diskFS) Resolve(p string) (string, error) { return f.ws.Resolve(f.root, p) }
-func (f *diskFS) ReadFile(p string) (string, error) {
-	file, err := f.ws.ReadFile(p)
-	return file.Text, err
-}
-func (f *diskFS) ReadDir(p string) ([]os.DirEntry, error) { return f.ws.ReadDir(p) }
-func (f *diskFS) Rel(p string) string {
-	if r := f.ws.Rel(p); r != "" {
-		return r
-	}
-	return "."
-}
