@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"path/filepath"
 	"slices"
 
 	"github.com/agentls/agentls/agent"
@@ -17,17 +16,11 @@ import (
 // policy applies to it under its own name. Its events reach the run's
 // stream, where the run gives it a progress token of its own.
 func (r *liveRun) subagentTools(env tools.Env, run agent.Config) []agent.Tool {
-	defs := []agent.Definition{subagent.Investigator()}
-	var user []agent.Definition
-	var errs []error
-	if dir := r.s.cfg.UserConfigDir; dir != "" {
-		user, errs = subagent.LoadDir(filepath.Join(dir, "agents"))
-	}
-	ws, wsErrs := subagent.LoadDir(filepath.Join(r.spec.root, ".agentls", "agents"))
-	for _, err := range append(errs, wsErrs...) {
+	defs, errs := subagent.Load(r.s.cfg.UserConfigDir, r.spec.root)
+	for _, err := range errs {
 		r.s.log.Warn("custom agent left out", "err", err)
 	}
-	return subagent.Tools(subagent.Merge(defs, user, ws), subagent.Config{
+	return subagent.Tools(defs, subagent.Config{
 		Model: r.spec.model,
 		Tools: func(def agent.Definition, depth int) []agent.Tool {
 			e := env

@@ -147,3 +147,24 @@ func Merge(sets ...[]agent.Definition) []agent.Definition {
 	}
 	return out
 }
+
+// Load returns the agents a run may start from a workspace folder:
+// codebase_investigator, then the user's custom agents (userDir/agents/*.md,
+// when userDir is not ""), then the folder's (root/.agentls/agents/*.md),
+// later ones replacing earlier ones of the same name. Bad files are
+// reported and left out.
+func Load(userDir, root string) ([]agent.Definition, []error) {
+	sets := [][]agent.Definition{{Investigator()}}
+	var errs []error
+	var dirs []string
+	if userDir != "" {
+		dirs = append(dirs, filepath.Join(userDir, "agents"))
+	}
+	dirs = append(dirs, filepath.Join(root, ".agentls", "agents"))
+	for _, dir := range dirs {
+		defs, e := LoadDir(dir)
+		errs = append(errs, e...)
+		sets = append(sets, defs)
+	}
+	return Merge(sets...), errs
+}

@@ -239,3 +239,24 @@ func TestLoadDirAndMerge(t *testing.T) {
 		t.Errorf("missing folder: %v %v", none, errs)
 	}
 }
+
+func TestLoadMergesUserAndWorkspaceAgents(t *testing.T) {
+	t.Parallel()
+	user, root := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(user, "agents"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".agentls", "agents"), 0o755)
+	os.WriteFile(filepath.Join(user, "agents", "r.md"), []byte("---\nname: reviewer\ndescription: The user's.\n---\nU.\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".agentls", "agents", "r.md"), []byte("---\nname: reviewer\ndescription: The project's.\n---\nP.\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".agentls", "agents", "bad.md"), []byte("no"), 0o644)
+	defs, errs := subagent.Load(user, root)
+	var got []string
+	for _, d := range defs {
+		got = append(got, d.Name+": "+d.Description)
+	}
+	if diff := cmp.Diff([]string{"codebase_investigator: " + subagent.Investigator().Description, "reviewer: The project's."}, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 {
+		t.Errorf("errors = %v, want the bad file", errs)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -56,20 +55,11 @@ func newBench(dir string, e env, warn io.Writer) (*bench, error) {
 // the user's custom agents, then the workspace's, later ones replacing
 // earlier ones of the same name.
 func (b *bench) agents(e env, warn io.Writer) []agent.Definition {
-	sets := [][]agent.Definition{{subagent.Investigator()}}
-	var dirs []string
-	if d := userConfigDir(e); d != "" {
-		dirs = append(dirs, filepath.Join(d, "agents"))
+	defs, errs := subagent.Load(userConfigDir(e), b.root)
+	for _, err := range errs {
+		fmt.Fprintf(warn, "agentls: custom agent left out: %v\n", err)
 	}
-	dirs = append(dirs, filepath.Join(b.root, ".agentls", "agents"))
-	for _, dir := range dirs {
-		defs, errs := subagent.LoadDir(dir)
-		for _, err := range errs {
-			fmt.Fprintf(warn, "agentls: custom agent left out: %v\n", err)
-		}
-		sets = append(sets, defs)
-	}
-	return subagent.Merge(sets...)
+	return defs
 }
 
 // subagentTools are the tools that start the subagents defs. A subagent
