@@ -117,7 +117,22 @@ function M.describe(edits, lines, encoding)
     text = text:sub(1, s) .. e.newText:gsub('\r\n?', '\n') .. text:sub(t + 1)
   end
   local new = M.split(text)
-  -- Trim the lines the hunk leaves as they are.
+  local p, s, added = M.trim(old, new)
+  return {
+    edits = edits,
+    first = first,
+    last = last,
+    old = old,
+    new = new,
+    del_first = first + p,
+    del_last = last - s,
+    added = added,
+  }
+end
+
+--- Trims the lines old and new share at their start and end: it returns
+--- how many lead (p) and trail (s), and the lines of new between them.
+function M.trim(old, new)
   local p = 0
   while p < #old and p < #new and old[p + 1] == new[p + 1] do
     p = p + 1
@@ -130,16 +145,7 @@ function M.describe(edits, lines, encoding)
   for i = p + 1, #new - s do
     table.insert(added, new[i])
   end
-  return {
-    edits = edits,
-    first = first,
-    last = last,
-    old = old,
-    new = new,
-    del_first = first + p,
-    del_last = last - s,
-    added = added,
-  }
+  return p, s, added
 end
 
 --- Splits text into lines; a final newline ends the last line rather than

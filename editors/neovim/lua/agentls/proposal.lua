@@ -170,19 +170,7 @@ local function shape(h)
   if not h.edited then
     return h.del_first, h.del_last, h.added
   end
-  local old, new = h.old, h.edited
-  local p = 0
-  while p < #old and p < #new and old[p + 1] == new[p + 1] do
-    p = p + 1
-  end
-  local s = 0
-  while s < #old - p and s < #new - p and old[#old - s] == new[#new - s] do
-    s = s + 1
-  end
-  local added = {}
-  for i = p + 1, #new - s do
-    table.insert(added, new[i])
-  end
+  local p, s, added = hunks.trim(h.old, h.edited)
   return h.first + p, h.last - s, added
 end
 
@@ -605,14 +593,24 @@ function M.reject_all(bufnr)
   set_all(bufnr, 'rejected')
 end
 
-local function set_hunk(bufnr, state, index)
+--- The proposal, file and hunk a per-hunk key acts on: hunk number index,
+--- or the one under the cursor. nil (with a warning) when there is none.
+local function target(bufnr, index)
   local p, f = current(bufnr)
   if not p then
-    return
+    return nil
   end
   local h = index and f.hunks[index] or hunk_at_cursor(f)
   if not h then
     vim.notify('agentls: no hunk here', vim.log.levels.WARN)
+    return nil
+  end
+  return p, f, h
+end
+
+local function set_hunk(bufnr, state, index)
+  local p, _, h = target(bufnr, index)
+  if not p then
     return
   end
   h.state = state
@@ -633,13 +631,8 @@ end
 --- index) in a scratch split; on :w or :q the text becomes the hunk's
 --- replacement and the hunk is accepted. Returns the scratch buffer.
 function M.edit_hunk(bufnr, index)
-  local p, f = current(bufnr)
+  local p, f, h = target(bufnr, index)
   if not p then
-    return
-  end
-  local h = index and f.hunks[index] or hunk_at_cursor(f)
-  if not h then
-    vim.notify('agentls: no hunk here', vim.log.levels.WARN)
     return
   end
   if f.scratch and api.nvim_buf_is_valid(f.scratch) then
