@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/workspace"
@@ -136,6 +135,3 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 func isTrue(b *bool) bool { return b != nil && *b }
 
 func ptr[T any](v T) *T { return &v }
-
-// fileURI is the URI of a path, for messages to the client.
-func fileURI(path string) uri.URI { return workspace.URIFromPath(path) }
