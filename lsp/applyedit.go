@@ -150,6 +150,13 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 		if res.FailureReason != nil {
 			msg = *res.FailureReason
 		}
+		if moved := p.moved(); moved != "" {
+			// The proposal no longer matched the buffer when the user
+			// answered (an Accept the editor had to refuse): the model
+			// must read the file again, not drop the change.
+			p.s.log.Debug("applyEdit refused after the buffer moved", "reason", msg)
+			return same(len(p.files), agent.Decision{Outcome: agent.OutcomeConflict, Message: moved}), nil
+		}
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeRejected, Message: msg}), nil
 	}
 	deadline := time.Now().Add(p.s.settleTimeout())
@@ -158,6 +165,19 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 		ds[i] = p.decide(ctx, f, p.clientFile(&res, f), deadline)
 	}
 	return ds, nil
+}
+
+// moved says which file's buffer changed while the proposal was open, or
+// "" when every file still holds the text the edit was computed against.
+func (p *proposal) moved() string {
+	for _, f := range p.files {
+		cur, err := p.r.spec.ws.ReadFile(f.path)
+		exists := err == nil
+		if exists && cur.Text != f.old || !exists && !f.create {
+			return f.name + " changed while the proposal was open"
+		}
+	}
+	return ""
 }
 
 // clientFile finds f in the agentls extension of the answer.
