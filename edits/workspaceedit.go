@@ -33,8 +33,8 @@ const defaultAnnotationID = "agentls-1"
 
 // WorkspaceEdit builds a documentChanges edit. An existing file becomes one
 // TextDocumentEdit carrying its Version (nil encodes as "version": null, the
-// file on disk); its edits are AnnotatedTextEdits when NeedsConfirmation, and
-// plain TextEdits otherwise. A new file becomes a CreateFile that fails if
+// file on disk); its edits are AnnotatedTextEdits when NeedsConfirmation, one
+// per hunk of whole lines, and small plain TextEdits otherwise. A new file becomes a CreateFile that fails if
 // the file exists, followed by a TextDocumentEdit that inserts the content at
 // 0:0. Unchanged files are left out; if no file changes the error wraps
 // ErrNoChange. With NeedsConfirmation, all edits share one ChangeAnnotation
@@ -82,7 +82,11 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 				})
 			}
 		} else {
-			tes, err := TextEdits(fc.Old, Compute(fc.Old, fc.New), opts.Encoding)
+			es := Compute(fc.Old, fc.New)
+			if opts.NeedsConfirmation {
+				es = lineHunks(fc.Old, es) // one choice per hunk where the client lists edits
+			}
+			tes, err := TextEdits(fc.Old, es, opts.Encoding)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", fc.URI, err)
 			}

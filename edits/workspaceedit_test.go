@@ -28,7 +28,7 @@ func TestWorkspaceEditJSON(t *testing.T) {
 			name: "needs confirmation",
 			opts: Options{NeedsConfirmation: true, Description: "Fix x"},
 			want: `{"documentChanges":[` +
-				`{"textDocument":{"uri":"file:///w/a.go","version":3},"edits":[{"range":{"start":{"line":2,"character":8},"end":{"line":2,"character":9}},"newText":"2","annotationId":"agentls-1"}]},` +
+				`{"textDocument":{"uri":"file:///w/a.go","version":3},"edits":[{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":9}},"newText":"var x = 2","annotationId":"agentls-1"}]},` +
 				`{"textDocument":{"uri":"file:///w/b%20c.go","version":null},"edits":[{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"newText":"c\n","annotationId":"agentls-1"}]},` +
 				`{"annotationId":"agentls-1","kind":"create","uri":"file:///w/new.go","options":{"overwrite":false,"ignoreIfExists":false}},` +
 				`{"textDocument":{"uri":"file:///w/new.go","version":null},"edits":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"newText":"package n\n","annotationId":"agentls-1"}]},` +
@@ -39,7 +39,7 @@ func TestWorkspaceEditJSON(t *testing.T) {
 			name: "custom label and id",
 			opts: Options{NeedsConfirmation: true, Label: "Rename x", AnnotationID: "run-7"},
 			want: `{"documentChanges":[` +
-				`{"textDocument":{"uri":"file:///w/a.go","version":3},"edits":[{"range":{"start":{"line":2,"character":8},"end":{"line":2,"character":9}},"newText":"2","annotationId":"run-7"}]},` +
+				`{"textDocument":{"uri":"file:///w/a.go","version":3},"edits":[{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":9}},"newText":"var x = 2","annotationId":"run-7"}]},` +
 				`{"textDocument":{"uri":"file:///w/b%20c.go","version":null},"edits":[{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"newText":"c\n","annotationId":"run-7"}]},` +
 				`{"annotationId":"run-7","kind":"create","uri":"file:///w/new.go","options":{"overwrite":false,"ignoreIfExists":false}},` +
 				`{"textDocument":{"uri":"file:///w/new.go","version":null},"edits":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"newText":"package n\n","annotationId":"run-7"}]},` +
