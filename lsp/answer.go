@@ -25,9 +25,12 @@ const showDocumentWait = 10 * time.Second
 // answer shows a run's text answer (explain, questions): its first lines
 // with window/showMessage, and the whole of it as a Markdown file in the
 // cache directory, opened with window/showDocument where the client can.
-// The whole answer is also in run_end.
+// The whole answer is also in run_end; a client that shows it from there
+// (setting clientShowsResults) gets no window/showMessage.
 func (r *liveRun) answer(ctx context.Context, result string) {
-	r.s.showMessage(ctx, true, "agentls: "+firstLines(result, answerLines, answerChars))
+	if !r.spec.settings.ClientShowsResults {
+		r.s.showMessage(ctx, true, "agentls: "+firstLines(result, answerLines, answerChars))
+	}
 	if !r.spec.caps.showDocument {
 		return
 	}

@@ -22,9 +22,12 @@ type Settings struct {
 	MaxTurns       int     `json:"maxTurns"`
 	TimeoutMinutes float64 `json:"timeoutMinutes"`
 	// ShellTimeoutSeconds limits one shell command (0: two minutes).
-	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds"`
-	Events              bool           `json:"events"`
-	CustomActions       []CustomAction `json:"customActions"`
+	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds"`
+	Events              bool    `json:"events"`
+	// ClientShowsResults: the client shows how each run ended (from
+	// run_end), so the server sends no window/showMessage for it.
+	ClientShowsResults bool           `json:"clientShowsResults"`
+	CustomActions      []CustomAction `json:"customActions"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -91,6 +94,8 @@ func (s *Settings) Merge(raw json.RawMessage) []string {
 			decodeInto(v, &s.ShellTimeoutSeconds, k, bad, func(n float64) error { return nonNegative(n) })
 		case "events":
 			decodeInto(v, &s.Events, k, bad, func(bool) error { return nil })
+		case "clientShowsResults":
+			decodeInto(v, &s.ClientShowsResults, k, bad, func(bool) error { return nil })
 		case "customActions":
 			decodeInto(v, &s.CustomActions, k, bad, validActions)
 		default:
