@@ -28,6 +28,7 @@ const showDocumentWait = 10 * time.Second
 // The whole answer is also in run_end; a client that shows it from there
 // (setting clientShowsResults) gets no window/showMessage.
 func (r *liveRun) answer(ctx context.Context, result string) {
+	r.remember(result)
 	if !r.spec.settings.ClientShowsResults {
 		r.s.showMessage(ctx, true, "agentls: "+firstLines(result, answerLines, answerChars))
 	}

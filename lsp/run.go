@@ -38,10 +38,13 @@ func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.Prog
 	s.mu.Lock()
 	spec := runSpec{args: args, settings: s.settings, caps: s.caps, ws: s.ws, token: token}
 	s.mu.Unlock()
-	task, root, err := taskFor(spec.ws, args, spec.caps.encoding)
+	var prior *answer
+	spec.args, prior = s.followUp(spec.ws, args) // from an answer, or another file outside the workspace
+	task, root, err := taskFor(spec.ws, spec.args, spec.caps.encoding)
 	if err != nil {
 		return "", err
 	}
+	prior.into(&task)
 	spec.task, spec.root = task, root
 	if s.cfg.NewModel == nil {
 		return "", jsonrpc2.NewError(jsonrpc2.InternalError, "no model configured")

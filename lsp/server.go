@@ -72,6 +72,7 @@ type Server struct {
 	tasks sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
+	answers   answers   // the latest text answers, for follow-up runs (followup.go)
 }
 
 type lifecycleState int

@@ -1,0 +1,76 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/workspace"
+)
+
+// TestRunFromAnswerDocument starts a run from an Explain answer's Markdown
+// file (outside the workspace, in the cache directory), then from another
+// file outside the workspace: neither is refused. The first works on the
+// file and selection the answer was about and quotes the answer; the second
+// uses the workspace with no active file.
+func TestRunFromAnswerDocument(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := newSession(t,
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Hello returns a greeting; its name is vague."})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Looked again."})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Done."})),
+	)
+	s.ed.Initialize(ctx, s.root, nil, map[string]any{"events": true})
+	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
+	sel := protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 4, Character: 35}}
+	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "Explain this", "uri": u, "range": sel, "action": "explain", "title": "Explain selection"}); err != nil {
+		t.Fatal(err)
+	}
+	var shown protocol.ShowDocumentParams
+	if err := json.Unmarshal(s.ed.WaitFor("the answer's document", isMethod(protocol.MethodWindowShowDocument)).Params, &shown); err != nil {
+		t.Fatal(err)
+	}
+	waitEnds(t, s.ed, 1)
+
+	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "now fix it", "uri": shown.URI}); err != nil {
+		t.Fatalf("a run from the answer's document: %v", err)
+	}
+	waitEnds(t, s.ed, 2)
+	outside := workspace.URIFromPath(filepath.Join(t.TempDir(), "notes.txt"))
+	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "look around", "uri": outside,
+		"range": protocol.Range{End: protocol.Position{Line: 1}}}); err != nil {
+		t.Fatalf("a run from a file outside the workspace: %v", err)
+	}
+	waitEnds(t, s.ed, 3)
+
+	reqs := s.gem.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("model calls = %d, want 3", len(reqs))
+	}
+	followUp := firstUserText(reqs[1])
+	for _, want := range []string{"now fix it", "Active file: main.go", `func Hello() string { return "hi" }`,
+		"This follows your earlier answer (Explain selection):\nHello returns a greeting; its name is vague."} {
+		if !strings.Contains(followUp, want) {
+			t.Errorf("the follow-up's task lacks %q:\n%s", want, followUp)
+		}
+	}
+	elsewhere := firstUserText(reqs[2])
+	if !strings.Contains(elsewhere, "look around") || strings.Contains(elsewhere, "Active file") || strings.Contains(elsewhere, "earlier answer") {
+		t.Errorf("a run from outside the workspace got the task:\n%s", elsewhere)
+	}
+}
+
+// firstUserText is the text of a model request's first content: the task.
+func firstUserText(req geminitest.Request) string {
+	var b strings.Builder
+	for _, p := range req.Contents[0].Parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
