@@ -82,6 +82,27 @@ export interface Todo {
   status: string;
 }
 
+/** One file's part of a run's proposal (confirm: run). */
+export interface FileDecision {
+  name: string;
+  create?: boolean;
+  added: number;
+  deleted: number;
+  outcome: Outcome;
+  message?: string;
+  rejectedHunks?: number[];
+}
+
+/** What became of a run's one proposal (confirm: run), in its run_end. */
+export interface ProposalReport {
+  /** applied, rejected, conflict, failed, withdrawn, discarded, or none. */
+  outcome: string;
+  message?: string;
+  files?: FileDecision[];
+  /** A line for the user. */
+  summary: string;
+}
+
 export interface SubagentInfo {
   runId: string;
   agent: string;
@@ -111,6 +132,8 @@ export interface AgentEvent {
   todos?: Todo[];
   subagent?: SubagentInfo;
   inner?: AgentEvent;
+  /** run_end with confirm: run: the run's one proposal. */
+  proposal?: ProposalReport;
 }
 
 /** An agentls/event notification's payload. */

@@ -1,23 +1,32 @@
 // The agentls VS Code extension: starts `agentls serve`, sends prompts to it,
 // shows its runs (status bar, transcript) and reviews its proposed changes.
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as readline from 'node:readline';
 import {
+  type CancellationToken,
   type ConfigurationParams,
   type ConfigurationRequest,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
+  type MessageActionItem,
+  MessageType,
   type Range,
   ResponseError,
   type ServerOptions,
+  ShowMessageRequest,
+  type ShowMessageRequestParams,
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { asksForInstruction, fitsNotification, splitQuestion, withInstruction } from './ask';
 import { type EventNotification, eventMethod, isEventNotification, shorten } from './events';
 import { Review } from './review';
-import { type RunInfo, RunsTable, endMessage } from './runs';
+import { type RunInfo, RunsTable, announcement } from './runs';
+import { parseLogLine } from './serverlog';
 import { type InitializationOptions, type Settings, initializationOptions, readSettings } from './settings';
 import { Transcript } from './transcript';
 
@@ -66,7 +75,7 @@ class Extension implements vscode.Disposable {
   constructor() {
     this.settings = this.loadSettings();
     this.review = new Review(
-      () => this.settings.reviewMode,
+      () => this.settings,
       (line) => {
         this.output.appendLine(line);
       },
@@ -104,10 +113,21 @@ class Extension implements vscode.Disposable {
       await client.start();
     } catch (err) {
       this.output.appendLine(`agentls: cannot start "${this.settings.path} serve": ${String(err)}`);
-      const open = 'Open Settings';
+      // agentls.path is a machine setting: in a remote window (code-server,
+      // Remote-SSH, WSL, Dev Containers, Codespaces) VS Code reads it only
+      // from the Remote settings, and the User settings show nothing for it.
+      const remote = vscode.env.remoteName;
+      const open = remote ? 'Open Remote Settings' : 'Open Settings';
+      const where = remote
+        ? `Set agentls.path in the Remote settings (${remote}): in a remote window, VS Code ignores it in the User settings.`
+        : 'See the setting agentls.path.';
       void vscode.window
-        .showErrorMessage(`agentls: cannot start "${this.settings.path} serve". Is agentls installed? See the setting agentls.path.`, open)
-        .then((c) => (c === open ? vscode.commands.executeCommand('workbench.action.openSettings', 'agentls.path') : undefined));
+        .showErrorMessage(`agentls: cannot start "${this.settings.path} serve". Is agentls installed? ${where}`, open)
+        .then((c) =>
+          c === open
+            ? vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', 'agentls.path')
+            : undefined,
+        );
     }
   }
 
@@ -141,12 +161,44 @@ class Extension implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.serverLog,
+      // The server logs with log/slog: each line at its own level.
+      stdioOptions: {
+        stdout: (input, channel) => {
+          readline.createInterface({ input, crlfDelay: Infinity }).on('line', (l) => {
+            channel.info(l);
+          });
+        },
+        stderr: (input, channel) => {
+          readline.createInterface({ input, crlfDelay: Infinity }).on('line', (l) => {
+            const { level, text } = parseLogLine(l);
+            channel[level](text);
+          });
+        },
+      },
       initializationOptions: serverSettings,
       // The server may pull the section "agentls" (workspace/configuration)
       // and hears of changes (workspace/didChangeConfiguration). Both carry
       // only the server's own settings: it reports unknown keys.
       synchronize: { configurationSection: 'agentls' },
       middleware: {
+        // A code action that asks for an instruction (Refactor selection…)
+        // gets it from the user before it runs; Escape runs nothing.
+        executeCommand: async (command, args: unknown[], next) => {
+          const arg = args[0];
+          if (command === 'agentls.run' && asksForInstruction(arg)) {
+            const instruction = await vscode.window.showInputBox({
+              title: `agentls: ${arg.title ?? 'Refactor'}`,
+              prompt: 'How should the agent change the selection?',
+              placeHolder: 'make it simpler and clearer',
+              ignoreFocusOut: true,
+            });
+            if (instruction === undefined) {
+              return undefined;
+            }
+            return (await next(command, [withInstruction(arg, instruction), ...args.slice(1)])) as unknown;
+          }
+          return (await next(command, args)) as unknown;
+        },
         workspace: {
           handleApplyEdit: this.review.handleApplyEdit,
           configuration: async (params: ConfigurationParams, token, next: ConfigurationRequest.HandlerSignature) => {
@@ -164,6 +216,9 @@ class Extension implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('agentls', 'agentls server', serverOptions, clientOptions);
+    // Replaces the client's own handler (registered before start, it is
+    // installed after the defaults).
+    client.onRequest(ShowMessageRequest.type, (params, token) => askUser(params, token));
     client.onNotification(eventMethod, (payload: unknown) => {
       this.onEvent(payload);
     });
@@ -247,7 +302,7 @@ class Extension implements vscode.Disposable {
       return;
     }
     const show = 'Show Transcript';
-    const msg = `agentls: ${shorten(endMessage(run.end), 300)}`;
+    const msg = `agentls: ${announcement(run)}`;
     const shown = run.end.reason === 'goal' ? vscode.window.showInformationMessage(msg, show) : vscode.window.showWarningMessage(msg, show);
     void shown.then((c) => (c === show ? this.openTranscript(run.id) : undefined));
   }
@@ -282,7 +337,10 @@ class Extension implements vscode.Disposable {
     const doc = editor?.document.uri.scheme === 'file' ? editor.document : undefined;
     const sel = doc && editor && !editor.selection.isEmpty ? editor.selection : undefined;
     let context = 'the workspace';
-    if (doc) {
+    if (doc && !vscode.workspace.getWorkspaceFolder(doc.uri)) {
+      // The server runs in the workspace (for an answer: on what it answered).
+      context = `the workspace (${path.basename(doc.uri.fsPath)} is outside it)`;
+    } else if (doc) {
       context = vscode.workspace.asRelativePath(doc.uri);
       if (sel) {
         context += ` lines ${sel.start.line + 1}–${sel.end.line + 1}`;
@@ -360,6 +418,51 @@ class Extension implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(transcriptUri(runId));
     await vscode.window.showTextDocument(doc, { preview: true });
   }
+}
+
+/**
+ * askUser answers the server's window/showMessageRequest: in a notification
+ * when the answers fit its buttons, else (an approval's long "Always allow
+ * `go test` in this workspace (save)") with a quick pick that shows them
+ * whole. A question the server withdraws closes.
+ */
+async function askUser(params: ShowMessageRequestParams, token: CancellationToken): Promise<MessageActionItem | null> {
+  const actions = params.actions ?? [];
+  if (fitsNotification(actions.map((a) => a.title))) {
+    const show =
+      params.type === MessageType.Error
+        ? vscode.window.showErrorMessage
+        : params.type === MessageType.Warning
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    return (await show(params.message, ...actions)) ?? null;
+  }
+  const { title, detail } = splitQuestion(params.message);
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { action: MessageActionItem }>();
+  pick.title = `agentls: ${title}`;
+  pick.placeholder = detail || 'Choose an answer (Escape: none)';
+  pick.ignoreFocusOut = true;
+  pick.items = actions.map((a) => ({ label: a.title, action: a }));
+  return new Promise((resolve) => {
+    let answer: MessageActionItem | null = null;
+    const subs = [
+      pick.onDidAccept(() => {
+        answer = pick.selectedItems[0]?.action ?? null;
+        pick.hide();
+      }),
+      pick.onDidHide(() => {
+        for (const d of subs) {
+          d.dispose();
+        }
+        pick.dispose();
+        resolve(answer);
+      }),
+      token.onCancellationRequested(() => {
+        pick.hide();
+      }),
+    ];
+    pick.show();
+  });
 }
 
 interface RunItem extends vscode.QuickPickItem {

@@ -283,3 +283,97 @@ export function withoutConfirmation(
   }
   return { ...params, edit };
 }
+
+/** A Hunk is one group of a file's edits (groupHunks), as the user sees it. */
+export interface Hunk {
+  /** 0-based, in the order of the file's edits: the protocol's hunk number. */
+  index: number;
+  /** The 1-based line of the file where the hunk starts. */
+  line: number;
+  edits: TextEdit[];
+}
+
+/** hunksOf lists a file's hunks. */
+export function hunksOf(f: FileProposal): Hunk[] {
+  return groupHunks(f.edits).map((edits, index) => ({ index, line: (edits[0]?.range.start.line ?? 0) + 1, edits }));
+}
+
+/**
+ * canChooseHunks tells whether a file's hunks can be kept one by one: its
+ * edits, taken as one list against the text before, make the proposed text
+ * (true of what the server sends: one TextDocumentEdit per file).
+ */
+export function canChooseHunks(f: FileProposal): boolean {
+  try {
+    return applyTextEdits(f.before, f.edits) === f.after;
+  } catch {
+    return false;
+  }
+}
+
+/** keptText is a file's text with only the kept hunks applied. */
+export function keptText(f: FileProposal, kept: readonly boolean[]): string {
+  return applyTextEdits(
+    f.before,
+    hunksOf(f).flatMap((h) => (kept[h.index] === false ? [] : h.edits)),
+  );
+}
+
+/** The agentls extension of the applyEdit result (docs/protocol.md). */
+export interface PartialResult {
+  applied: true;
+  agentls: { files: { uri: string; text: string; rejectedHunks: number[] }[] };
+}
+
+/**
+ * partialDecision is what the user kept of a proposal, hunk by hunk:
+ * kept maps a file's URI to one flag per hunk (missing: all kept). It gives
+ * the edit to apply (only the kept hunks, without annotations; a file with
+ * no hunk kept is left out, its CreateFile too) and the answer for the
+ * server, or undefined for either when nothing or everything was kept.
+ */
+export function partialDecision(
+  params: ApplyWorkspaceEditParams,
+  files: readonly FileProposal[],
+  kept: ReadonlyMap<string, readonly boolean[]>,
+  versions: ReadonlyMap<string, number> = new Map(),
+): { apply?: ApplyWorkspaceEditParams; result?: PartialResult } {
+  const documentChanges: DocumentChange[] = [];
+  const result: PartialResult = { applied: true, agentls: { files: [] } };
+  let any = false;
+  for (const f of files) {
+    const flags = kept.get(f.uri) ?? [];
+    const hunks = hunksOf(f);
+    const keep = hunks.filter((h) => flags[h.index] !== false);
+    const rejected = hunks.filter((h) => flags[h.index] === false).map((h) => h.index);
+    if (rejected.length > 0) {
+      result.agentls.files.push({ uri: f.uri, text: keptText(f, flags), rejectedHunks: rejected });
+    }
+    if (keep.length === 0 && hunks.length > 0) {
+      continue;
+    }
+    any = true;
+    if (f.create) {
+      const op = params.edit.documentChanges?.find((c) => 'kind' in c && c.kind === 'create' && c.uri === f.uri);
+      documentChanges.push(op ? withoutAnnotation(op) : { kind: 'create', uri: f.uri, options: { overwrite: false, ignoreIfExists: false } });
+    }
+    const edits = keep.flatMap((h) => h.edits);
+    if (edits.length > 0) {
+      const v = versions.get(f.uri);
+      const version = f.create || f.version === undefined || f.version === null ? null : (v ?? f.version);
+      documentChanges.push({ textDocument: { uri: f.uri, version }, edits });
+    }
+  }
+  if (result.agentls.files.length === 0) {
+    return { apply: { ...params, edit: withoutConfirmation(params, versions).edit } };
+  }
+  return any ? { apply: { ...params, edit: { documentChanges } }, result } : {};
+}
+
+function withoutAnnotation(op: DocumentChange): DocumentChange {
+  const out = { ...op };
+  if ('annotationId' in out) {
+    delete out.annotationId;
+  }
+  return out;
+}

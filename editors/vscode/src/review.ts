@@ -1,6 +1,8 @@
 // Review mode "diffEditor": a change the server asks the user to confirm
 // opens as a diff between the current document and the proposed text, with
-// Accept and Reject buttons; the answer goes back to the server.
+// Accept, Reject and (for several hunks) a choice of hunks; the answer goes
+// back to the server. In every mode, an applied change is saved when the
+// setting saveOnAccept is on.
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,16 +12,21 @@ import {
   type ApplyWorkspaceEditResult,
   CancellationToken,
   ResponseError,
+  type WorkspaceEdit,
 } from 'vscode-languageclient';
+import { shorten } from './events';
 import {
   type FileProposal,
+  canChooseHunks,
   computeProposal,
   describe,
   documentsToRead,
+  hunksOf,
+  keptText,
   needsConfirmation,
-  withoutConfirmation,
+  partialDecision,
 } from './proposal';
-import type { ReviewMode } from './settings';
+import type { Settings } from './settings';
 
 /** The scheme of the read-only documents that hold proposed text. */
 export const proposalScheme = 'agentls-proposal';
@@ -34,32 +41,50 @@ type Result = ApplyWorkspaceEditResult | ResponseError;
 interface Pending {
   id: number;
   files: FileProposal[];
-  /** The proposal documents (the right side of each diff) as strings. */
-  shown: Set<string>;
+  /** Per file URI, one flag per hunk: kept (the default) or not. */
+  kept: Map<string, boolean[]>;
+  /** The proposal documents (the right side of each diff), by file URI. */
+  right: Map<string, vscode.Uri>;
   /** Every virtual document of the proposal, both sides. */
   docs: string[];
   /** The notification with Accept/Reject is still up. */
   asking: boolean;
+  /** How it was decided, once it was: for a late click on its notification. */
+  outcome?: string;
   decide(d: Decision): void;
 }
+
+const accept = 'Accept';
+const reject = 'Reject';
+const chooseHunks = 'Hunks…';
 
 export class Review implements vscode.Disposable, vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private readonly pending = new Map<number, Pending>();
-  private readonly disposables: vscode.Disposable[];
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly disposables: { dispose(): unknown }[];
   private nextId = 1;
 
+  readonly onDidChange = this.changed.event;
+
   constructor(
-    private readonly mode: () => ReviewMode,
+    private readonly settings: () => Pick<Settings, 'reviewMode' | 'saveOnAccept'>,
     private readonly log: (line: string) => void,
   ) {
     this.disposables = [
+      this.changed,
       vscode.workspace.registerTextDocumentContentProvider(proposalScheme, this),
       vscode.commands.registerCommand('agentls.acceptProposal', (uri?: vscode.Uri) => {
         this.decideFor(uri, { accept: true });
       }),
       vscode.commands.registerCommand('agentls.rejectProposal', (uri?: vscode.Uri) => {
         this.decideFor(uri, { accept: false, reason: rejectedByUser });
+      }),
+      vscode.commands.registerCommand('agentls.chooseHunks', async (uri?: vscode.Uri) => {
+        const p = this.pendingFor(uri);
+        if (p) {
+          await this.chooseHunks(p);
+        }
       }),
       vscode.window.tabGroups.onDidChangeTabs(() => {
         for (const p of this.pending.values()) {
@@ -83,8 +108,14 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     params: ApplyWorkspaceEditParams,
     next: ApplyWorkspaceEditRequest.HandlerSignature,
   ): Promise<Result> => {
-    const pass = (p: ApplyWorkspaceEditParams): Promise<Result> => Promise.resolve(next(p, CancellationToken.None));
-    if (this.mode() !== 'diffEditor' || !needsConfirmation(params.edit)) {
+    const pass = async (p: ApplyWorkspaceEditParams): Promise<Result> => {
+      const res = await Promise.resolve(next(p, CancellationToken.None));
+      if (!(res instanceof ResponseError) && res.applied) {
+        await this.save(p.edit);
+      }
+      return res;
+    };
+    if (this.settings().reviewMode !== 'diffEditor' || !needsConfirmation(params.edit)) {
       return pass(params);
     }
     let files: FileProposal[];
@@ -98,9 +129,9 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     if (stale) {
       return { applied: false, failureReason: `${stale} changed since the change was computed` };
     }
-    const d = await this.ask(params, files);
-    if (!d.accept) {
-      return { applied: false, failureReason: d.reason };
+    const p = await this.ask(params, files);
+    if (p.decision && !p.decision.accept) {
+      return { applied: false, failureReason: p.decision.reason };
     }
     const changed = await this.changedSince(files, 'text');
     if (changed) {
@@ -113,11 +144,18 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
         versions.set(f.uri, doc.version);
       }
     }
-    const res = await pass(withoutConfirmation(params, versions));
-    if (!(res instanceof ResponseError) && !res.applied && !res.failureReason) {
-      return { applied: false, failureReason: 'VS Code could not apply the change' };
+    const { apply, result } = partialDecision(params, files, p.kept, versions);
+    if (!apply) {
+      return { applied: false, failureReason: rejectedByUser }; // every hunk unticked
     }
-    return res;
+    const res = await pass(apply);
+    if (res instanceof ResponseError) {
+      return res;
+    }
+    if (!res.applied) {
+      return { applied: false, failureReason: res.failureReason ?? 'VS Code could not apply the change' };
+    }
+    return result ?? res;
   };
 
   /**
@@ -143,6 +181,25 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     this.rejectAll('the editor closed the proposal');
     for (const d of this.disposables) {
       d.dispose();
+    }
+  }
+
+  /** save saves the documents an applied edit changed (setting saveOnAccept). */
+  private async save(edit: WorkspaceEdit): Promise<void> {
+    if (!this.settings().saveOnAccept) {
+      return;
+    }
+    const uris = new Set<string>(Object.keys(edit.changes ?? {}));
+    for (const c of edit.documentChanges ?? []) {
+      if ('textDocument' in c) {
+        uris.add(c.textDocument.uri);
+      }
+    }
+    for (const uri of uris) {
+      const doc = this.openDocument(uri);
+      if (doc?.isDirty && !(await doc.save())) {
+        this.log(`agentls: could not save ${vscode.workspace.asRelativePath(doc.uri)}`);
+      }
     }
   }
 
@@ -185,22 +242,25 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
   }
 
   /** ask shows the proposal and waits for the user's decision. */
-  private ask(params: ApplyWorkspaceEditParams, files: FileProposal[]): Promise<Decision> {
+  private ask(params: ApplyWorkspaceEditParams, files: FileProposal[]): Promise<Pending & { decision?: Decision }> {
     const id = this.nextId++;
-    return new Promise<Decision>((resolve) => {
-      const p: Pending = {
+    return new Promise((resolve) => {
+      const p: Pending & { decision?: Decision } = {
         id,
         files,
-        shown: new Set(),
+        kept: new Map(),
+        right: new Map(),
         docs: [],
         asking: true,
         decide: (d) => {
           if (!this.pending.delete(id)) {
             return;
           }
+          p.decision = d;
+          p.outcome = d.accept ? 'accepted' : d.reason;
           void this.close(p);
           void this.updateContext();
-          resolve(d);
+          resolve(p);
         },
       };
       this.pending.set(id, p);
@@ -221,7 +281,7 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
       const name = path.basename(fileUri.path);
       const right = this.proposalUri(fileUri, p.id, 'proposed');
       this.texts.set(right.toString(), f.after);
-      p.shown.add(right.toString());
+      p.right.set(f.uri, right);
       p.docs.push(right.toString());
       let left = fileUri;
       if (f.create) {
@@ -236,16 +296,102 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
       await this.close(p);
       return;
     }
-    const hunks = p.files.reduce((n, f) => n + f.hunks, 0);
-    const msg = `${describe(params.edit, params.label)} (${hunks} hunk${hunks === 1 ? '' : 's'})`;
-    const choice = await vscode.window.showInformationMessage(msg, 'Accept', 'Reject');
-    p.asking = false;
-    if (choice === 'Accept') {
-      p.decide({ accept: true });
-    } else if (choice === 'Reject') {
-      p.decide({ accept: false, reason: rejectedByUser });
-    } else {
-      this.checkAbandoned(p);
+    const choosable = p.files.some((f) => hunksOf(f).length > 1 && canChooseHunks(f)) || p.files.length > 1;
+    for (;;) {
+      const buttons = choosable ? [accept, reject, chooseHunks] : [accept, reject];
+      p.asking = true;
+      const choice = await vscode.window.showInformationMessage(this.message(p, params), ...buttons);
+      p.asking = false;
+      if (!this.pending.has(p.id)) {
+        if (choice !== undefined) {
+          // The notification outlived its proposal: say so, rather than
+          // letting the click do nothing.
+          void vscode.window.showInformationMessage(
+            `agentls: this proposal was already decided (${p.outcome ?? 'closed'}); "${choice}" changed nothing.`,
+          );
+        }
+        return;
+      }
+      if (choice === accept) {
+        p.decide({ accept: true });
+      } else if (choice === reject) {
+        p.decide({ accept: false, reason: rejectedByUser });
+      } else if (choice === chooseHunks) {
+        await this.chooseHunks(p);
+        if (this.pending.has(p.id)) {
+          continue; // ask again, with what is kept now
+        }
+      } else {
+        this.checkAbandoned(p);
+      }
+      return;
+    }
+  }
+
+  /** message is the notification's text: the change, and what of it is kept. */
+  private message(p: Pending, params: ApplyWorkspaceEditParams): string {
+    let total = 0;
+    let kept = 0;
+    for (const f of p.files) {
+      const flags = p.kept.get(f.uri) ?? [];
+      for (const h of hunksOf(f)) {
+        total++;
+        if (flags[h.index] !== false) {
+          kept++;
+        }
+      }
+    }
+    const hunks = kept === total ? `${total} hunk${total === 1 ? '' : 's'}` : `${kept} of ${total} hunks kept`;
+    return `${describe(params.edit, params.label)} (${hunks})`;
+  }
+
+  /**
+   * chooseHunks lets the user keep or drop each hunk (a quick pick with
+   * every hunk, ticked when kept); the diffs then show only what is kept.
+   */
+  private async chooseHunks(p: Pending): Promise<void> {
+    type Item = vscode.QuickPickItem & { uri: string; index: number };
+    const items: Item[] = [];
+    for (const f of p.files) {
+      if (!canChooseHunks(f)) {
+        continue;
+      }
+      const name = vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri));
+      const hunks = hunksOf(f);
+      const flags = p.kept.get(f.uri) ?? [];
+      for (const h of hunks) {
+        const first = h.edits.map((e) => e.newText).join('').split(/\r?\n/).find((l) => l.trim() !== '') ?? '(removes lines)';
+        items.push({
+          label: `${name}: hunk ${h.index + 1} of ${hunks.length}`,
+          description: `line ${h.line}`,
+          detail: shorten(first, 100),
+          picked: flags[h.index] !== false,
+          uri: f.uri,
+          index: h.index,
+        });
+      }
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'agentls: keep which hunks?',
+      placeHolder: 'Ticked hunks are applied when you accept; the others are rejected',
+      canPickMany: true,
+      ignoreFocusOut: true,
+    });
+    if (!picked || !this.pending.has(p.id)) {
+      return;
+    }
+    const keep = new Set(picked.map((i) => `${i.uri}#${i.index}`));
+    for (const f of p.files) {
+      if (!canChooseHunks(f)) {
+        continue;
+      }
+      const flags = hunksOf(f).map((h) => keep.has(`${f.uri}#${h.index}`));
+      p.kept.set(f.uri, flags);
+      const right = p.right.get(f.uri);
+      if (right) {
+        this.texts.set(right.toString(), keptText(f, flags));
+        this.changed.fire(right);
+      }
     }
   }
 
@@ -264,9 +410,10 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
   }
 
   private tabsOf(p: Pending): vscode.Tab[] {
+    const shown = new Set([...p.right.values()].map((u) => u.toString()));
     return vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputTextDiff && p.shown.has(t.input.modified.toString()));
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && shown.has(t.input.modified.toString()));
   }
 
   private async close(p: Pending): Promise<void> {
@@ -274,14 +421,14 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     for (const key of p.docs) {
       this.texts.delete(key);
     }
-    p.shown.clear();
+    p.right.clear();
     if (tabs.length > 0) {
       await vscode.window.tabGroups.close(tabs, true);
     }
   }
 
-  /** decideFor decides the proposal shown at uri, or else the newest one. */
-  private decideFor(uri: vscode.Uri | undefined, d: Decision): void {
+  /** pendingFor finds the proposal shown at uri, or else the newest one. */
+  private pendingFor(uri: vscode.Uri | undefined): Pending | undefined {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
     let p: Pending | undefined;
     if (target?.scheme === proposalScheme) {
@@ -290,9 +437,13 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     p ??= [...this.pending.values()].at(-1);
     if (!p) {
       void vscode.window.showInformationMessage('agentls: no proposal is waiting for review.');
-      return;
     }
-    p.decide(d);
+    return p;
+  }
+
+  /** decideFor decides the proposal shown at uri, or else the newest one. */
+  private decideFor(uri: vscode.Uri | undefined, d: Decision): void {
+    this.pendingFor(uri)?.decide(d);
   }
 
   private updateContext(): Thenable<unknown> {

@@ -1,7 +1,7 @@
 // The table of runs the extension knows, kept from agentls/event
 // notifications. No vscode import: unit-tested with node --test.
 
-import { type AgentEvent, type EventNotification, type RunEnd, completeTaskName, shorten, stat } from './events';
+import { type AgentEvent, type EventNotification, type ProposalReport, type RunEnd, completeTaskName, shorten, stat } from './events';
 
 export interface RunInfo {
   id: string;
@@ -14,6 +14,8 @@ export interface RunInfo {
   /** A proposal or approval waits for the user. */
   waiting: boolean;
   end?: RunEnd;
+  /** With confirm: run, what became of the run's one proposal. */
+  proposal?: ProposalReport;
   /** When the extension first heard of the run, in ms since the epoch. */
   started: number;
   /** Bumped on every change, to find the latest active run. */
@@ -67,6 +69,17 @@ export function endMessage(end: RunEnd): string {
   return `stopped (${end.reason})${end.error ? ': ' + end.error : ''}`;
 }
 
+/**
+ * announcement is what the user is told when a run ends: its outcome's
+ * first line and, with confirm: run, what became of its proposal.
+ */
+export function announcement(r: RunInfo): string {
+  if (!r.end) {
+    return '';
+  }
+  const msg = shorten(endMessage(r.end), 300);
+  return r.proposal?.summary ? `${msg} — ${r.proposal.summary}` : msg;
+}
 /** RunsTable keeps one RunInfo per top-level run. */
 export class RunsTable {
   private readonly runs = new Map<string, RunInfo>();
@@ -121,6 +134,7 @@ export class RunsTable {
         r.running = false;
         r.waiting = false;
         r.end = ev.end ?? { reason: 'error', error: 'the run ended without a result', turns: r.turn };
+        r.proposal = ev.proposal;
         break;
     }
     const msg = progressMessage(ev);

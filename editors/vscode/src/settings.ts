@@ -20,21 +20,28 @@ export interface ServerSettings {
   customActions: CustomAction[];
 }
 
-/** InitializationOptions are what the server gets: its settings, and events on. */
+/**
+ * InitializationOptions are what the server gets: its settings, events on,
+ * and that the extension shows how runs end (so the server does not).
+ */
 export interface InitializationOptions extends ServerSettings {
   events: true;
+  clientShowsResults: true;
 }
 
 export interface Settings {
   /** The agentls binary: a name looked up on PATH, or a path. */
   path: string;
   reviewMode: ReviewMode;
+  /** Save the files of a change once it is accepted. */
+  saveOnAccept: boolean;
   server: ServerSettings;
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
   path: 'agentls',
   reviewMode: 'diffEditor',
+  saveOnAccept: true,
   server: Object.freeze({
     model: 'gemini-2.5-flash',
     confirm: 'each',
@@ -47,7 +54,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 });
 
 /** The settings only the extension reads; the server never sees them. */
-export const extensionOnlyKeys: readonly string[] = ['path', 'reviewMode', 'trace'];
+export const extensionOnlyKeys: readonly string[] = ['path', 'reviewMode', 'saveOnAccept', 'trace'];
 
 /** The settings the server reads. */
 export const serverKeys: readonly (keyof ServerSettings)[] = [
@@ -133,7 +140,7 @@ const checkReviewMode = oneOf<ReviewMode>('refactorPreview', 'diffEditor');
  */
 export function readSettings(raw: unknown): { settings: Settings; problems: string[] } {
   const server: ServerSettings = { ...defaultSettings.server, customActions: [] };
-  const settings: Settings = { path: defaultSettings.path, reviewMode: defaultSettings.reviewMode, server };
+  const settings: Settings = { path: defaultSettings.path, reviewMode: defaultSettings.reviewMode, saveOnAccept: defaultSettings.saveOnAccept, server };
   const problems: string[] = [];
   if (raw === undefined || raw === null) {
     return { settings, problems };
@@ -160,6 +167,12 @@ export function readSettings(raw: unknown): { settings: Settings; problems: stri
         settings.reviewMode = c.value;
       } else {
         problem = c.problem;
+      }
+    } else if (key === 'saveOnAccept') {
+      if (typeof value === 'boolean') {
+        settings.saveOnAccept = value;
+      } else {
+        problem = `wrong type (${JSON.stringify(value)})`;
       }
     } else if (isServerKey(key)) {
       problem = setServer(server, key, value);
@@ -189,7 +202,10 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
   return undefined;
 }
 
-/** initializationOptions are the server's settings with events turned on. */
+/**
+ * initializationOptions are the server's settings with events turned on,
+ * and clientShowsResults: the extension announces every run's end itself.
+ */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
-  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true };
+  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true, clientShowsResults: true };
 }

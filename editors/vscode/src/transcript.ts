@@ -2,7 +2,7 @@
 // and the interleaved text of the shared output channel. No vscode import:
 // unit-tested with node --test.
 
-import { type AgentEvent, type Todo, type Usage, completeTaskName, shorten, stat } from './events';
+import { type AgentEvent, type FileDecision, type Todo, type Usage, completeTaskName, shorten, stat } from './events';
 
 /**
  * A Block is an event's rendering: stream text (model text chunks, which
@@ -120,6 +120,10 @@ export function render(ev: AgentEvent, state: ThoughtState): Block {
         end.reason === 'goal'
           ? [`■ done after ${turns}${end.result ? ':' : ''}`, ...(end.result ? indent(end.result) : [])]
           : [`■ stopped (${end.reason}) after ${turns}${end.error ? ': ' + end.error : ''}`];
+      const p = ev.proposal;
+      if (p && p.summary) {
+        out.push(`  ✎ ${p.summary}`, ...(p.files ?? []).map(fileDecisionLine));
+      }
       if (ev.usage) {
         out.push(`  tokens: ${usageLine(ev.usage)}`);
       }
@@ -129,6 +133,17 @@ export function render(ev: AgentEvent, state: ThoughtState): Block {
       // usage, turn_end: nothing to show.
       return none;
   }
+}
+
+function fileDecisionLine(f: FileDecision): string {
+  let line = `    ${f.name}${f.create ? ' (new)' : ''}: ${f.outcome}`;
+  if (f.message) {
+    line += ` (${shorten(f.message, 200)})`;
+  }
+  if (f.rejectedHunks && f.rejectedHunks.length > 0) {
+    line += `; rejected hunks ${f.rejectedHunks.map((h) => h + 1).join(', ')}`;
+  }
+  return line;
 }
 
 function argsSummary(args: unknown): string {

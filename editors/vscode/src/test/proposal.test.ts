@@ -4,13 +4,17 @@ import type { ApplyWorkspaceEditParams, Range, TextEdit, WorkspaceEdit } from 'v
 import {
   ProposalError,
   applyTextEdits,
+  canChooseHunks,
   computeProposal,
   describe,
   documentsToRead,
   groupHunks,
+  hunksOf,
+  keptText,
   lineStarts,
   needsConfirmation,
   offsetAt,
+  partialDecision,
   withoutConfirmation,
 } from '../proposal';
 
@@ -189,5 +193,85 @@ suite('withoutConfirmation', () => {
     });
     // The input is left alone.
     assert.match(JSON.stringify(params.edit), /annotationId/);
+  });
+});
+
+suite('choosing hunks', () => {
+  // Three hunks of whole lines, as the server sends annotated edits.
+  const before = 'package main\n\nfunc A() {}\n\nfunc B() {}\n\nfunc C() {}\n';
+  const uri = 'file:///w/main.go';
+  const newUri = 'file:///w/new.go';
+  const params: ApplyWorkspaceEditParams = {
+    label: 'agentls: 2 files',
+    edit: {
+      documentChanges: [
+        {
+          textDocument: { uri, version: 4 },
+          edits: [
+            { ...edit(2, 0, 2, 11, 'func Alpha() {}'), annotationId: 'agentls-1' },
+            { ...edit(4, 0, 4, 11, 'func Beta() {}'), annotationId: 'agentls-1' },
+            { ...edit(6, 0, 6, 11, 'func Gamma() {}'), annotationId: 'agentls-1' },
+          ],
+        },
+        { kind: 'create', uri: newUri, options: { overwrite: false, ignoreIfExists: false }, annotationId: 'agentls-2' },
+        { textDocument: { uri: newUri, version: null }, edits: [{ ...edit(0, 0, 0, 0, 'package main\n'), annotationId: 'agentls-2' }] },
+      ],
+      changeAnnotations: {
+        'agentls-1': { label: 'agentls: main.go', needsConfirmation: true },
+        'agentls-2': { label: 'agentls: new.go', needsConfirmation: true },
+      },
+    },
+  };
+  const files = computeProposal(params.edit, () => before);
+  const [main, created] = files;
+  assert.ok(main && created);
+
+  test('hunks are numbered as the protocol numbers them, with their lines', () => {
+    assert.deepEqual(
+      hunksOf(main).map((h) => [h.index, h.line, h.edits.length]),
+      [
+        [0, 3, 1],
+        [1, 5, 1],
+        [2, 7, 1],
+      ],
+    );
+    assert.ok(canChooseHunks(main));
+    assert.equal(keptText(main, [true, false, true]), 'package main\n\nfunc Alpha() {}\n\nfunc B() {}\n\nfunc Gamma() {}\n');
+  });
+
+  test('everything kept: the whole edit, without annotations, and no extension', () => {
+    const d = partialDecision(params, files, new Map());
+    assert.equal(d.result, undefined);
+    assert.deepEqual(d.apply, withoutConfirmation(params));
+  });
+
+  test('nothing kept: nothing to apply', () => {
+    assert.deepEqual(partialDecision(params, files, new Map([[uri, [false, false, false]], [newUri, [false]]])), {});
+  });
+
+  test('some hunks kept: only those are applied, and the server hears which were rejected', () => {
+    const d = partialDecision(params, files, new Map([[uri, [true, false, true]], [newUri, [false]]]), new Map([[uri, 5]]));
+    assert.deepEqual(d.apply?.edit, {
+      documentChanges: [{ textDocument: { uri, version: 5 }, edits: [edit(2, 0, 2, 11, 'func Alpha() {}'), edit(6, 0, 6, 11, 'func Gamma() {}')] }],
+    });
+    assert.deepEqual(d.result, {
+      applied: true,
+      agentls: {
+        files: [
+          { uri, text: 'package main\n\nfunc Alpha() {}\n\nfunc B() {}\n\nfunc Gamma() {}\n', rejectedHunks: [1] },
+          { uri: newUri, text: '', rejectedHunks: [0] },
+        ],
+      },
+    });
+  });
+
+  test('a new file kept while a hunk elsewhere is rejected keeps its CreateFile', () => {
+    const d = partialDecision(params, files, new Map([[uri, [false, true, true]]]));
+    const changes = d.apply?.edit.documentChanges ?? [];
+    assert.deepEqual(changes.slice(1), [
+      { kind: 'create', uri: newUri, options: { overwrite: false, ignoreIfExists: false } },
+      { textDocument: { uri: newUri, version: null }, edits: [edit(0, 0, 0, 0, 'package main\n')] },
+    ]);
+    assert.deepEqual(d.result?.agentls.files.map((f) => f.rejectedHunks), [[0]]);
   });
 });

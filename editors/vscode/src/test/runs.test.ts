@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EventNotification } from '../events';
-import { RunsTable, endMessage, progressMessage } from '../runs';
+import { RunsTable, announcement, endMessage, progressMessage } from '../runs';
 
 let seq = 0;
 function ev(e: Partial<EventNotification> & Pick<EventNotification, 'type'>): EventNotification {
@@ -74,4 +74,21 @@ test('progress messages', () => {
   assert.equal(progressMessage(ev({ type: 'text', text: 'hi' })), '');
   assert.equal(endMessage({ reason: 'timeout', error: 'after 5m', turns: 3 }), 'stopped (timeout): after 5m');
   assert.equal(endMessage({ reason: 'goal', turns: 1 }), 'done');
+});
+
+test('the end of a confirm: run run announces what became of its proposal', () => {
+  const t = new RunsTable();
+  const r = t.apply(
+    ev({
+      runId: 'main-9',
+      type: 'run_end',
+      end: { reason: 'goal', result: 'Renamed it.\nDetails.', turns: 2 },
+      proposal: { outcome: 'rejected', summary: 'The change to main.go was rejected.' },
+    }),
+  );
+  assert.ok(r);
+  assert.equal(announcement(r), 'Renamed it. … — The change to main.go was rejected.');
+  const plain = t.apply(ev({ runId: 'main-10', type: 'run_end', end: { reason: 'aborted', turns: 1 } }));
+  assert.ok(plain);
+  assert.equal(announcement(plain), 'stopped (aborted)');
 });

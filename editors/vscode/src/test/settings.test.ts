@@ -8,6 +8,7 @@ test('no settings: the defaults, which match the server', () => {
   assert.deepEqual(settings, {
     path: 'agentls',
     reviewMode: 'diffEditor',
+    saveOnAccept: true,
     server: { model: 'gemini-2.5-flash', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, shellTimeoutSeconds: 0, customActions: [] },
   });
 });
@@ -16,6 +17,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
   const { settings, problems } = readSettings({
     path: '/opt/bin/agentls',
     reviewMode: 'refactorPreview',
+    saveOnAccept: false,
     trace: { server: 'verbose' },
     model: 'auto',
     confirm: 'run',
@@ -28,6 +30,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
   assert.deepEqual(problems, []);
   assert.equal(settings.path, '/opt/bin/agentls');
   assert.equal(settings.reviewMode, 'refactorPreview');
+  assert.equal(settings.saveOnAccept, false);
   assert.deepEqual(initializationOptions(settings.server), {
     model: 'auto',
     confirm: 'run',
@@ -37,6 +40,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     shellTimeoutSeconds: 30,
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
     events: true,
+    clientShowsResults: true,
   });
 });
 
@@ -50,6 +54,7 @@ test('bad values keep their defaults and are reported, as are unknown keys', () 
     customActions: [{ title: 'x', prompt: '' }],
     reviewMode: 'inline',
     path: '',
+    saveOnAccept: 'yes',
     colour: 'blue',
   });
   assert.deepEqual(settings, { ...defaultSettings, server: { ...defaultSettings.server, customActions: [] } });
@@ -62,6 +67,7 @@ test('bad values keep their defaults and are reported, as are unknown keys', () 
     'model: must not be empty',
     'path: must not be empty',
     'reviewMode: "inline" is not one of refactorPreview, diffEditor',
+    'saveOnAccept: wrong type ("yes")',
     'timeoutMinutes: must not be negative, not -1',
   ]);
 });

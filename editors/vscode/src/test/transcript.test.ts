@@ -130,3 +130,31 @@ test('other event kinds', () => {
     '■ stopped (max_turns) after 3 turns: limit 3',
   ]);
 });
+
+test('with confirm: run, the transcript says what became of the proposal', () => {
+  const b = render(
+    ev({
+      type: 'run_end',
+      end: { reason: 'goal', result: 'Moved the constant.', turns: 3 },
+      proposal: {
+        outcome: 'applied',
+        summary: 'Changes to 2 files applied; part of one rejected.',
+        files: [
+          { name: 'a.go', added: 0, deleted: 2, outcome: 'applied' },
+          { name: 'greeting.go', create: true, added: 3, deleted: 0, outcome: 'applied', message: 'in part', rejectedHunks: [1] },
+        ],
+      },
+    }),
+    {},
+  );
+  assert.deepEqual(b, {
+    kind: 'lines',
+    lines: [
+      '■ done after 3 turns:',
+      '  Moved the constant.',
+      '  ✎ Changes to 2 files applied; part of one rejected.',
+      '    a.go: applied',
+      '    greeting.go (new): applied (in part); rejected hunks 2',
+    ],
+  });
+});
