@@ -125,7 +125,9 @@ class Extension implements vscode.Disposable {
         .showErrorMessage(`agentls: cannot start "${this.settings.path} serve". Is agentls installed? ${where}`, open)
         .then((c) =>
           c === open
-            ? vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', 'agentls.path')
+            ? vscode.commands.executeCommand(remote ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings', {
+                query: 'agentls.path',
+              })
             : undefined,
         );
     }

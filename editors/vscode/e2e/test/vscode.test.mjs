@@ -1,0 +1,289 @@
+// The agentls extension in a real VS Code (code-server), driven as a user
+// drives it. The model is the in-repo fake Gemini server: each scenario
+// adds its turns to one script, played in order, so the scenarios run in
+// order and stop at the first failure. E2E_ONLY=name,name runs some of
+// them (with only their turns).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Harness, start, waitFor } from '../lib/harness.mjs';
+
+const go = (body) => `package main\n\n${body}`;
+
+/** The scenarios, in the order they run. */
+const scenarios = [];
+function scenario(name, { files = {}, turns = [] }, run) {
+  scenarios.push({ name, files, turns, run });
+}
+
+const call = (name, args) => `call ${name} ${JSON.stringify(args)}`;
+const done = (result) => call('complete_task', { result });
+
+scenario('activate', {}, async (h) => {
+  // The extension is active and its server runs: agentls.path came from the
+  // Machine settings, the only place a remote window reads it.
+  await h.statusItem().waitFor();
+  assert.equal(await h.notificationCount(/cannot start/), 0, 'the server did not start');
+  await h.command('agentls: Show runs');
+  await h.notification(/no runs yet/).waitFor();
+});
+
+scenario(
+  'accept',
+  {
+    files: { 'accept.go': go('func Hello() string { return "hi" }\n') },
+    turns: [call('replace', { file_path: 'accept.go', old_string: 'func Hello()', new_string: 'func Greet()' }), done('Renamed Hello to Greet.')],
+  },
+  async (h) => {
+    await h.openFile('accept.go');
+    await h.command('agentls: Run…');
+    const q = await h.quickInput((x) => x.message !== '');
+    assert.match(q.message, /Context: accept\.go/, 'the input names the context');
+    await h.answerInput('rename Hello to Greet in accept.go');
+    await h.tab('accept.go (agentls proposal)').waitFor();
+    await h.clickNotification(/agentls: accept\.go.*\(1 hunk\)/, 'Accept');
+    const run = await h.endedRun('rename Hello to Greet in accept.go');
+    assert.equal(run.end.reason, 'goal');
+    assert.match(Harness.toolResults(run, 'replace')[0], /The user accepted the change; accept\.go is updated/);
+    // agentls.saveOnAccept (on by default): the accepted change is on disk.
+    await waitFor('accept.go saved', () => h.file('accept.go').includes('func Greet()'));
+    await h.notification(/agentls: Renamed Hello to Greet\./).waitFor();
+  },
+);
+
+scenario(
+  'reject, then a late click',
+  {
+    files: { 'reject.go': go('func Hello() string { return "hi" }\n') },
+    turns: [call('replace', { file_path: 'reject.go', old_string: 'func Hello()', new_string: 'func Bye()' }), done('Left it.')],
+  },
+  async (h) => {
+    await h.openFile('reject.go');
+    await h.command('agentls: Run…');
+    await h.answerInput('rename Hello to Bye in reject.go');
+    await h.tab('reject.go (agentls proposal)').waitFor();
+    await h.notification(/agentls: reject\.go/).waitFor();
+    // Decided from the diff's title bar: the notification stays up.
+    await h.titleAction('Reject change');
+    const run = await h.endedRun('rename Hello to Bye in reject.go');
+    assert.match(Harness.toolResults(run, 'replace')[0], /The user rejected the change to reject\.go/);
+    assert.match(h.file('reject.go'), /func Hello\(\)/);
+    // A late click on the old notification says so, rather than nothing.
+    await h.clickNotification(/agentls: reject\.go/, 'Accept');
+    await h.notification(/already decided \(rejected by the user\)/).waitFor();
+    assert.match(h.file('reject.go'), /func Hello\(\)/);
+  },
+);
+
+scenario(
+  'typing while the proposal is open: a conflict',
+  {
+    files: { 'stale.go': go('func Hello() string { return "hi" }\n\nfunc Other() {}\n') },
+    turns: [call('replace', { file_path: 'stale.go', old_string: 'func Hello()', new_string: 'func Greet()' }), done('It changed.')],
+  },
+  async (h) => {
+    await h.openFile('stale.go');
+    await h.command('agentls: Run…');
+    await h.answerInput('rename Hello to Greet in stale.go');
+    await h.tab('stale.go (agentls proposal)').waitFor();
+    await h.notification(/agentls: stale\.go/).waitFor();
+    // The user types in the file, then accepts the now stale proposal.
+    await h.focusTab('stale.go');
+    await h.gotoLine(5);
+    await h.page.keyboard.press('End');
+    await h.page.keyboard.type(' // mine');
+    await waitFor('the typing to reach the buffer', async () => (await h.editorText()).includes('func Other() {} // mine'));
+    await h.clickNotification(/agentls: stale\.go/, 'Accept');
+    const run = await h.endedRun('rename Hello to Greet in stale.go');
+    const told = Harness.toolResults(run, 'replace')[0];
+    assert.match(told, /conflict: stale\.go changed since you read it; read it again/);
+    assert.doesNotMatch(told, /rejected/);
+  },
+);
+
+scenario(
+  'per-hunk accept and reject',
+  {
+    files: { 'hunks.go': go('func A() {}\n\nfunc B() {}\n\nfunc C() {}\n') },
+    turns: [
+      call('replace', {
+        file_path: 'hunks.go',
+        old_string: 'func A() {}\n\nfunc B() {}\n\nfunc C() {}',
+        new_string: 'func Alpha() {}\n\nfunc Beta() {}\n\nfunc Gamma() {}',
+      }),
+      done('Renamed what the user kept.'),
+    ],
+  },
+  async (h) => {
+    await h.openFile('hunks.go');
+    await h.command('agentls: Run…');
+    await h.answerInput('rename the functions in hunks.go');
+    await h.tab('hunks.go (agentls proposal)').waitFor();
+    await h.clickNotification(/agentls: hunks\.go.*\(3 hunks\)/, 'Hunks…');
+    const q = await h.quickInput((x) => x.rows.length > 0);
+    assert.deepEqual(q.rows, ['hunks.go: hunk 1 of 3', 'hunks.go: hunk 2 of 3', 'hunks.go: hunk 3 of 3']);
+    // Untick hunk 2, keep 1 and 3.
+    await h.toggleQuickRow('hunk 2 of 3');
+    await h.quickOK();
+    await h.clickNotification(/\(2 of 3 hunks kept\)/, 'Accept');
+    const run = await h.endedRun('rename the functions in hunks.go');
+    const told = Harness.toolResults(run, 'replace')[0];
+    assert.match(told, /Rejected: hunk 2 of 3 \(line 5\)/);
+    await waitFor('hunks.go saved', () => h.file('hunks.go') === go('func Alpha() {}\n\nfunc B() {}\n\nfunc Gamma() {}\n'));
+  },
+);
+
+scenario(
+  'cancel',
+  {
+    files: { 'cancel.go': go('func Hello() string { return "hi" }\n') },
+    turns: [call('replace', { file_path: 'cancel.go', old_string: 'func Hello()', new_string: 'func Greet()' })],
+  },
+  async (h) => {
+    await h.openFile('cancel.go');
+    await h.command('agentls: Run…');
+    await h.answerInput('rename Hello in cancel.go, then be cancelled');
+    await h.tab('cancel.go (agentls proposal)').waitFor();
+    await h.command('agentls: Cancel run');
+    await h.quickRow('rename Hello in cancel.go').waitFor();
+    await h.page.keyboard.press('Enter');
+    const run = await h.endedRun('rename Hello in cancel.go, then be cancelled');
+    assert.equal(run.end.reason, 'aborted');
+    // The proposal closed with its run; its notification now says so when clicked.
+    await h.tab('cancel.go (agentls proposal)').waitFor({ state: 'detached' });
+    await h.clickNotification(/agentls: cancel\.go/, 'Accept');
+    await h.notification(/already decided \(withdrawn by the server\)/).waitFor();
+    assert.match(h.file('cancel.go'), /func Hello\(\)/);
+    await h.notification(/agentls: stopped \(aborted\)/).waitFor();
+  },
+);
+
+const answer = 'Sum adds up xs and returns the total; an empty slice gives 0.';
+scenario(
+  'explain, then "now fix it" from the answer',
+  {
+    files: { 'explain.go': go('// Sum adds up xs.\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}\n') },
+    turns: [done(answer), done('Nothing to fix: Sum is right.')],
+  },
+  async (h) => {
+    await h.openFile('explain.go');
+    await h.selectLines(4, 10);
+    await h.codeAction('Agent: Explain selection');
+    // The answer opens as a Markdown document, and shows once as a notification.
+    const explain = await h.endedRun('Explain what the selected code does');
+    assert.equal(explain.end.reason, 'goal');
+    await h.answerShown(explain);
+    await h.notification(new RegExp(answer.slice(0, 30))).waitFor();
+    assert.equal(await h.notificationCount(new RegExp(answer.slice(0, 30))), 1, 'the answer was shown twice');
+
+    // From the answer's document (outside the workspace), Run… works on what it answered.
+    await h.command('agentls: Run…');
+    const q = await h.quickInput((x) => x.message !== '');
+    assert.match(q.message, /Context: the workspace \(main-.*\.md is outside it\)/);
+    await h.answerInput('now fix it');
+    const fix = await h.endedRun('now fix it');
+    assert.equal(fix.end.reason, 'goal');
+    assert.equal(fix.header.task.file, 'explain.go');
+    assert.match(fix.header.task.prompt, /This follows your earlier answer/);
+    assert.match(fix.header.task.selection.text, /func Sum/);
+    await h.answerShown(fix); // a text answer too: its document opens
+  },
+);
+
+scenario(
+  'refactor with an instruction',
+  {
+    files: { 'refactor.go': go('func Total(xs []int) int {\n\tt := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\tt += xs[i]\n\t}\n\treturn t\n}\n') },
+    turns: [done('Kept it as it is.')],
+  },
+  async (h) => {
+    await h.openFile('refactor.go');
+    await h.selectLines(3, 9);
+    await h.codeAction('Agent: Refactor selection…');
+    const q = await h.quickInput((x) => /Refactor/.test(x.title));
+    assert.match(q.message, /How should the agent change the selection/);
+    await h.answerInput('use a range loop');
+    const run = await h.endedRun('use a range loop');
+    assert.equal(run.end.reason, 'goal');
+    assert.match(run.header.task.selection.text, /func Total/);
+  },
+);
+
+scenario(
+  'shell approval',
+  {
+    turns: [call('run_shell_command', { command: 'echo agentls-e2e-marker', description: 'prints a marker' }), done('Printed the marker.')],
+  },
+  async (h) => {
+    await h.command('agentls: Run…');
+    await h.answerInput('print the e2e marker');
+    // The approval's answers are long: a quick pick shows them whole.
+    const q = await h.quickInput((x) => /echo agentls-e2e-marker/.test(x.title) && x.rows.length > 0);
+    assert.deepEqual(q.rows, [
+      'Allow once',
+      'Always allow `echo agentls-e2e-marker`',
+      'Always allow `echo agentls-e2e-marker` in this workspace (save)',
+      'Deny',
+    ]);
+    await h.page.keyboard.press('Enter'); // the first: Allow once
+    const run = await h.endedRun('print the e2e marker');
+    assert.match(Harness.toolResults(run, 'run_shell_command')[0], /agentls-e2e-marker/);
+    assert.equal(run.end.reason, 'goal');
+    await h.answerShown(run);
+  },
+);
+
+scenario('a bad agentls.path in a remote window', {}, async (h) => {
+  h.setMachineSettings({ 'agentls.path': '/nonexistent/agentls' });
+  await h.clickNotification(/agentls\.path changed/, 'Restart');
+  const err = h.notification(/cannot start "\/nonexistent\/agentls serve"/);
+  await err.waitFor();
+  assert.match(await err.textContent(), /Remote settings/);
+  await err.locator('.monaco-button', { hasText: 'Open Remote Settings' }).click();
+  // The Remote settings, at agentls.path, showing the value in force: not
+  // a User settings tab that says "No Settings Found".
+  const editor = h.page.locator('.settings-editor');
+  await editor.waitFor();
+  await editor.locator('.settings-tabs-widget .action-label.checked', { hasText: 'Remote' }).waitFor();
+  const item = editor.locator('.setting-item-contents', { hasText: 'Agentls: Path' }).first();
+  await item.waitFor();
+  assert.equal(await item.locator('input').inputValue(), '/nonexistent/agentls');
+});
+
+// ---- running them ----
+
+const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
+const chosen = scenarios.filter((s) => only.length === 0 || only.some((o) => s.name.includes(o)));
+let h;
+let failed = false;
+
+before(async () => {
+  const files = Object.assign({}, ...chosen.map((s) => s.files));
+  const script = chosen.flatMap((s) => s.turns).join('\n---\n') || done('unused');
+  h = await start({ script, files });
+});
+
+after(async () => {
+  await h?.stop({ keep: failed || process.env.E2E_KEEP === '1' });
+});
+
+for (const s of chosen) {
+  test(s.name, async (t) => {
+    if (failed) {
+      t.skip('an earlier scenario failed (the model turns are one script)');
+      return;
+    }
+    const began = Date.now();
+    try {
+      await h.clearNotifications();
+      await s.run(h);
+    } catch (err) {
+      failed = true;
+      const shot = await h.screenshot(s.name);
+      err.message += `\nscreenshot: ${shot}`;
+      throw err;
+    } finally {
+      t.diagnostic(`${s.name}: ${((Date.now() - began) / 1000).toFixed(1)}s`);
+    }
+  });
+}
