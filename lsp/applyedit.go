@@ -14,7 +14,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -50,10 +50,10 @@ const closedSettle = 500 * time.Millisecond
 func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	caps := p.r.spec.caps
 	annotate := !p.r.autoEdit() && caps.changeAnnotations
-	var fcs []edits.FileChange
+	var fcs []lspedit.FileChange
 	creates := false
 	for _, f := range p.files {
-		fc := edits.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
+		fc := lspedit.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
 		if f.create && caps.canCreate() {
 			fc.Create, creates = true, true
 		}
@@ -65,7 +65,7 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 				return nil, errors.New("the editor cannot create files (it supports neither documentChanges nor the create resource operation)")
 			}
 		}
-		m, err := edits.ChangesMap(fcs, caps.encoding)
+		m, err := lspedit.ChangesMap(fcs, caps.encoding)
 		if err != nil {
 			return nil, err
 		}
@@ -73,13 +73,13 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	}
 	we := &protocol.WorkspaceEdit{}
 	for i, fc := range fcs {
-		one, err := edits.WorkspaceEdit([]edits.FileChange{fc}, edits.Options{
+		one, err := lspedit.WorkspaceEdit([]lspedit.FileChange{fc}, lspedit.Options{
 			Encoding:          caps.encoding,
 			Label:             p.annotationLabel(p.files[i]),
 			NeedsConfirmation: annotate,
 			AnnotationID:      fmt.Sprintf("agentls-%d", i+1),
 		})
-		if errors.Is(err, edits.ErrNoChange) {
+		if errors.Is(err, lspedit.ErrNoChange) {
 			continue
 		}
 		if err != nil {
@@ -228,7 +228,7 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, dea
 		Message: partialMessage(f.name, f.old, f.new, final, enc, rejected, edited)}
 }
 
-func allHunks(f fileChange, enc edits.Encoding) []int {
+func allHunks(f fileChange, enc lspedit.Encoding) []int {
 	hs := hunksOf(fileTextEdits(f.old, f.new, enc))
 	idx := make([]int, len(hs))
 	for i := range idx {
