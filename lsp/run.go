@@ -132,8 +132,11 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 		Tools:    append(tools.Builtin(env), r.subagentTools(env, agent.Config{Now: s.now, Policy: pol, Approver: approver})...),
 		Policy:   pol,
 		Approver: approver,
-		RunID:    spec.h.id,
-		Now:      s.now,
+		Router: agent.Router{Fast: spec.settings.FastModel, Strong: spec.settings.StrongModel,
+			Classifier: spec.settings.ClassifierModel},
+		NoLoopDetection: !spec.settings.LoopDetection,
+		RunID:           spec.h.id,
+		Now:             s.now,
 	}
 	cfg.Context, cfg.Environment = r.contextStack()
 	cfg.System = r.systemNote(env.Proposer != nil)

@@ -10,21 +10,31 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // Settings are the user's settings: the defaults, then initializationOptions,
 // then the client's workspace/configuration section "agentls" on top.
 // docs/settings.md documents them.
 type Settings struct {
-	Model          string  `json:"model"`
-	Confirm        string  `json:"confirm"`      // "each" | "run"
-	ApprovalMode   string  `json:"approvalMode"` // "plan" | "default" | "autoEdit"
-	MaxTurns       int     `json:"maxTurns"`
-	TimeoutMinutes float64 `json:"timeoutMinutes"`
+	Model string `json:"model"`
+	// FastModel, StrongModel and ClassifierModel are the router's models,
+	// for model "auto".
+	FastModel       string  `json:"fastModel"`
+	StrongModel     string  `json:"strongModel"`
+	ClassifierModel string  `json:"classifierModel"`
+	Confirm         string  `json:"confirm"`      // "each" | "run"
+	ApprovalMode    string  `json:"approvalMode"` // "plan" | "default" | "autoEdit"
+	MaxTurns        int     `json:"maxTurns"`
+	TimeoutMinutes  float64 `json:"timeoutMinutes"`
 	// ShellTimeoutSeconds limits one shell command (0: two minutes).
-	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds"`
-	Events              bool           `json:"events"`
-	CustomActions       []CustomAction `json:"customActions"`
+	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds"`
+	// LoopDetection warns a model that repeats itself, then asks the user
+	// whether to go on; off, nothing is detected.
+	LoopDetection bool           `json:"loopDetection"`
+	Events        bool           `json:"events"`
+	CustomActions []CustomAction `json:"customActions"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -36,7 +46,8 @@ type CustomAction struct {
 
 // DefaultSettings are the settings when the user gives none.
 func DefaultSettings() Settings {
-	return Settings{Model: "gemini-2.5-flash", Confirm: "each", ApprovalMode: "default", MaxTurns: 100}
+	return Settings{Model: agent.DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
+		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, LoopDetection: true}
 }
 
 // ParseSettings reads settings over the defaults. Unknown keys and bad values
@@ -79,6 +90,14 @@ func (s *Settings) Merge(raw json.RawMessage) []string {
 		switch k {
 		case "model":
 			decodeInto(v, &s.Model, k, bad, func(x string) error { return nonEmpty(x) })
+		case "fastModel":
+			decodeInto(v, &s.FastModel, k, bad, modelName)
+		case "strongModel":
+			decodeInto(v, &s.StrongModel, k, bad, modelName)
+		case "classifierModel":
+			decodeInto(v, &s.ClassifierModel, k, bad, modelName)
+		case "loopDetection":
+			decodeInto(v, &s.LoopDetection, k, bad, func(bool) error { return nil })
 		case "confirm":
 			decodeInto(v, &s.Confirm, k, bad, oneOf("each", "run"))
 		case "approvalMode":
@@ -124,6 +143,17 @@ func decodeInto[T any](v json.RawMessage, dst *T, key string, bad func(string, e
 func nonEmpty(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return fmt.Errorf("must not be empty")
+	}
+	return nil
+}
+
+// modelName checks a router model: a model name, not "auto".
+func modelName(s string) error {
+	if err := nonEmpty(s); err != nil {
+		return err
+	}
+	if s == agent.ModelAuto {
+		return fmt.Errorf("must name a model, not %q", s)
 	}
 	return nil
 }
