@@ -93,14 +93,14 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Secrets: apiKeys(e)}
 	defs := b.agents(e, stderr)
 	cfg := agent.Config{
-		Model:       m,
-		Agent:       agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:       append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
-		Context:     b.context,
-		Environment: b.env,
-		Policy:      pol,
-		Approver:    &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
-		Router:      agent.Router{Fast: *fast, Strong: *strong, Classifier: *classifier},
+		Model:           m,
+		Agent:           agent.Definition{Name: "main", MaxTurns: *maxTurns},
+		Tools:           append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
+		Context:         b.context,
+		Environment:     b.env,
+		Policy:          pol,
+		Approver:        &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
+		Router:          agent.Router{Fast: *fast, Strong: *strong, Classifier: *classifier},
 		NoLoopDetection: !*loops,
 		RunID:           runID,
 	}
