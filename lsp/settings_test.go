@@ -3,8 +3,11 @@ package lsp
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentls/agentls/agent"
 )
 
 func TestSettingsMerge(t *testing.T) {
@@ -45,5 +48,30 @@ func TestFirstLines(t *testing.T) {
 		if got := firstLines(tt.in, 3, 5); got != tt.want {
 			t.Errorf("firstLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestModelSettings(t *testing.T) {
+	t.Parallel()
+	s := DefaultSettings()
+	if s.Model != agent.DefaultModel || s.FastModel != agent.DefaultFastModel || s.StrongModel != agent.DefaultStrongModel ||
+		s.ClassifierModel != agent.DefaultClassifierModel || !s.LoopDetection {
+		t.Errorf("defaults = %+v", s)
+	}
+	problems := s.Merge(json.RawMessage(`{"fastModel": "f", "strongModel": "auto", "classifierModel": "", "loopDetection": false}`))
+	if s.FastModel != "f" || s.StrongModel != agent.DefaultStrongModel || s.ClassifierModel != agent.DefaultClassifierModel || s.LoopDetection {
+		t.Errorf("merged = %+v", s)
+	}
+	want := []string{`classifierModel: must not be empty`, `strongModel: must name a model, not "auto"`}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+func TestRetryProgress(t *testing.T) {
+	t.Parallel()
+	ev := agent.Event{Type: agent.EventRetry, Retry: &agent.RetryInfo{Attempt: 2, Delay: 11500 * time.Millisecond, Reason: "model overloaded"}}
+	if got := reportMessage(ev, false); got != "model overloaded, retrying in 12 s" {
+		t.Errorf("progress = %q", got)
 	}
 }
