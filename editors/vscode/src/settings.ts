@@ -36,7 +36,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   path: 'agentls',
   reviewMode: 'diffEditor',
   server: Object.freeze({
-    model: 'gemini-2.5-flash',
+    model: 'gemini-flash-latest',
     confirm: 'each',
     approvalMode: 'default',
     maxTurns: 100,

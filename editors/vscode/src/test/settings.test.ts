@@ -8,7 +8,7 @@ test('no settings: the defaults, which match the server', () => {
   assert.deepEqual(settings, {
     path: 'agentls',
     reviewMode: 'diffEditor',
-    server: { model: 'gemini-2.5-flash', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, shellTimeoutSeconds: 0, customActions: [] },
+    server: { model: 'gemini-flash-latest', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, shellTimeoutSeconds: 0, customActions: [] },
   });
 });
 
