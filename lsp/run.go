@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"strings"
@@ -18,11 +20,11 @@ import (
 // A runSpec is everything a run needs, captured when it starts.
 type runSpec struct {
 	h        *runHandle
-	args     RunArgs
+	args     contract.RunArgs
 	task     agent.Task
 	root     string
 	model    agent.Model
-	settings Settings
+	settings contract.Settings
 	caps     clientCaps
 	ws       *workspace.Workspace
 	token    protocol.ProgressToken
@@ -31,7 +33,7 @@ type runSpec struct {
 // startRun validates a run request, starts the run in the background and
 // returns its id at once: the run never holds up the request (clients time
 // out long commands).
-func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.ProgressToken) (string, error) {
+func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token protocol.ProgressToken) (string, error) {
 	if err := s.settingsReady(ctx); err != nil {
 		return "", protocol.ErrRequestCancelled
 	}
@@ -66,7 +68,7 @@ func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.Prog
 // taskFor builds the agent's task from the command's arguments: the file, the
 // selected text and the diagnostics in scope, with the prompt's ${…}
 // expanded. The run's root is the workspace folder that holds the file.
-func taskFor(ws *workspace.Workspace, args RunArgs, enc lspedit.Encoding) (agent.Task, string, error) {
+func taskFor(ws *workspace.Workspace, args contract.RunArgs, enc lspedit.Encoding) (agent.Task, string, error) {
 	task := agent.Task{}
 	root := ws.Roots()[0]
 	var vars templateVars

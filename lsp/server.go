@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"errors"
 	"io"
@@ -62,7 +64,7 @@ type Server struct {
 	ws       *workspace.Workspace
 	folders  []string // the workspace folders as the client named them
 	caps     clientCaps
-	settings Settings
+	settings contract.Settings
 	config   configState
 	closing  bool // set when the connection ends: no new background work
 
@@ -102,7 +104,7 @@ func (c clientCaps) canCreate() bool {
 
 // New returns a server; Serve connects it.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: DefaultSettings()}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: contract.DefaultSettings()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -1,31 +1,11 @@
 package lsp
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentls/agentls/agent"
 )
-
-func TestSettingsMerge(t *testing.T) {
-	t.Parallel()
-	s := DefaultSettings()
-	p1 := s.Merge(json.RawMessage(`{"agentls": {"confirm": "run", "maxTurns": 0, "mode": "x"}}`))
-	p2 := s.Merge(json.RawMessage(`{"maxTurns": 7, "events": "yes", "customActions": [{"title": "T", "prompt": "P ${selection}"}]}`))
-	want := DefaultSettings()
-	want.Confirm, want.MaxTurns = "run", 7
-	want.CustomActions = []CustomAction{{Title: "T", Prompt: "P ${selection}"}}
-	if diff := cmp.Diff(want, s); diff != "" {
-		t.Errorf("settings (-want +got):\n%s", diff)
-	}
-	wantProblems := []string{`maxTurns: must be positive, not 0`, `unknown setting "mode"`, `events: wrong type ("yes")`}
-	if diff := cmp.Diff(wantProblems, append(p1, p2...)); diff != "" {
-		t.Errorf("problems (-want +got):\n%s", diff)
-	}
-}
 
 func TestExpand(t *testing.T) {
 	t.Parallel()
@@ -48,23 +28,6 @@ func TestFirstLines(t *testing.T) {
 		if got := firstLines(tt.in, 3, 5); got != tt.want {
 			t.Errorf("firstLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-	}
-}
-
-func TestModelSettings(t *testing.T) {
-	t.Parallel()
-	s := DefaultSettings()
-	if s.Model != agent.DefaultModel || s.FastModel != agent.DefaultFastModel || s.StrongModel != agent.DefaultStrongModel ||
-		s.ClassifierModel != agent.DefaultClassifierModel || !s.LoopDetection {
-		t.Errorf("defaults = %+v", s)
-	}
-	problems := s.Merge(json.RawMessage(`{"fastModel": "f", "strongModel": "auto", "classifierModel": "", "loopDetection": false}`))
-	if s.FastModel != "f" || s.StrongModel != agent.DefaultStrongModel || s.ClassifierModel != agent.DefaultClassifierModel || s.LoopDetection {
-		t.Errorf("merged = %+v", s)
-	}
-	want := []string{`classifierModel: must not be empty`, `strongModel: must name a model, not "auto"`}
-	if diff := cmp.Diff(want, problems); diff != "" {
-		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
 

@@ -46,9 +46,9 @@ func TestRunRouterFlags(t *testing.T) {
 	if diff := cmp.Diff([]string{"my-classifier", "my-fast"}, modelsCalled(srv)); diff != "" {
 		t.Errorf("models (-want +got):\n%s", diff)
 	}
-	code, _, errOut = agentls(t, fakeEnv(srv), "", "run", "--workspace", t.TempDir(), "--model", "auto", "--strong-model", "auto", "x")
+	code, _, errOut = agentls(t, fakeEnv(srv), "", "run", "--workspace", t.TempDir(), "--model", "auto", "--strong-model", " ", "x")
 	if code != exitUsage || !strings.Contains(errOut, "--strong-model must name a model") {
-		t.Errorf("--strong-model auto: exit %d, stderr %q", code, errOut)
+		t.Errorf("--strong-model \" \": exit %d, stderr %q", code, errOut)
 	}
 }
 

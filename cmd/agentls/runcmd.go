@@ -49,7 +49,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
 	}
 	for _, f := range []struct{ name, value string }{{"fast-model", *fast}, {"strong-model", *strong}, {"classifier-model", *classifier}} {
-		if v := strings.TrimSpace(f.value); v == "" || v == agent.ModelAuto {
+		if strings.TrimSpace(f.value) == "" {
 			fmt.Fprintf(stderr, "agentls: --%s must name a model\n", f.name)
 			return exitUsage
 		}
