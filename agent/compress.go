@@ -64,6 +64,11 @@ func (r *run) compress(ctx context.Context) (end RunEnd, stop bool) {
 		h, method = dropOldest(h, limit-fixed), "trim"
 	}
 	after := fixed + tokens(h)
+	if after > limit {
+		// Even the newest turn is too big: a summary of the rest cannot
+		// help, and would be asked for every turn.
+		r.noSummary = true
+	}
 	r.replaceHistory(h, before, after, method)
 	if after > r.window {
 		return RunEnd{Reason: StopError, Error: fmt.Sprintf("the conversation no longer fits the model's context window (about %d tokens after compression, window %d)", after, r.window)}, true
@@ -89,13 +94,13 @@ func dropOldest(h []*genai.Content, budget int) []*genai.Content {
 			}
 		}
 	}
-	if from <= 1 {
-		return h
+	out := h
+	if from > 1 {
+		task := *h[0]
+		task.Parts = append(append([]*genai.Part(nil), task.Parts...),
+			&genai.Part{Text: fmt.Sprintf("\n[%d earlier messages were dropped to save context; read again what you need]", from-1)})
+		out = append([]*genai.Content{&task}, h[from:]...)
 	}
-	task := *h[0]
-	task.Parts = append(append([]*genai.Part(nil), task.Parts...),
-		&genai.Part{Text: fmt.Sprintf("\n[%d earlier messages were dropped to save context; read again what you need]", from-1)})
-	out := append([]*genai.Content{&task}, h[from:]...)
 	if tokens(out) > budget {
 		out = append(out[:1:1], maskAll(out[1:])...)
 	}

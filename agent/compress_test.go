@@ -180,3 +180,27 @@ func TestCompressStopsWhenNothingFits(t *testing.T) {
 		t.Errorf("compress = %+v, %v; want a stop that says the conversation does not fit", end, stop)
 	}
 }
+
+// TestCompressHugeNewestOutput: when even the newest turn is over the
+// threshold, its tool output is trimmed too, and the run goes on.
+func TestCompressHugeNewestOutput(t *testing.T) {
+	t.Parallel()
+	m := &scripted{answers: []string{"<state_snapshot>s</state_snapshot>"}}
+	r, err := newRun(Config{Model: m, ContextWindow: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	r.yield = func(ev Event, _ error) bool { evs = append(evs, ev); return true }
+	r.history = append(history(3, 100), history(1, 60000)[1:]...)
+	if end, stop := r.compress(t.Context()); stop {
+		t.Fatalf("stopped: %+v", end)
+	}
+	if len(evs) != 1 || evs[0].Compressed.Method != "trim" || evs[0].Compressed.After > 10000 {
+		t.Fatalf("events %+v, want one trim under the threshold", evs)
+	}
+	last := r.history[len(r.history)-1].Parts[0].FunctionResponse.Response["output"].(string)
+	if !strings.Contains(last, "omitted to save context") {
+		t.Errorf("the newest output is %d bytes, want it trimmed", len(last))
+	}
+}
