@@ -51,10 +51,10 @@ func (d *loopDetector) callsLooping(calls []*genai.FunctionCall) bool {
 
 // text records a streamed text or thought chunk.
 func (d *loopDetector) text(chunk string) {
-	t := strings.TrimSpace(chunk)
 	if d.off {
 		return
 	}
+	t := strings.TrimSpace(chunk)
 	if t == "" {
 		return
 	}
