@@ -176,7 +176,9 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
 		Environ:      h.Environ, Secrets: h.Secrets}
 	ctxFiles, environment := h.context(spec)
-	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now}
+	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
+		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
+		NoLoopDetection: !spec.Settings.LoopDetection}
 	subagents := subagent.Tools(p.agents, subagent.Config{
 		Model: p.model,
 		Tools: func(def agent.Definition, depth int) []agent.Tool {

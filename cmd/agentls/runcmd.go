@@ -18,7 +18,11 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", ".", "the workspace folder")
-	model := fs.String("model", "gemini-2.5-flash", `the model; "auto" picks one per run`)
+	model := fs.String("model", agent.DefaultModel, `the model; "auto" picks one per run (fast or strong, by the classifier)`)
+	fast := fs.String("fast-model", agent.DefaultFastModel, `with --model auto: the model of simple tasks`)
+	strong := fs.String("strong-model", agent.DefaultStrongModel, `with --model auto: the model of complex tasks`)
+	classifier := fs.String("classifier-model", agent.DefaultClassifierModel, `with --model auto: the model that picks one`)
+	loops := fs.Bool("loop-detection", true, "warn a model that repeats itself, then ask whether to go on (with --yes: stop)")
 	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
 	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
@@ -42,6 +46,12 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			rargs = append(rargs, "--json")
 		}
 		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
+	}
+	for _, f := range []struct{ name, value string }{{"fast-model", *fast}, {"strong-model", *strong}, {"classifier-model", *classifier}} {
+		if strings.TrimSpace(f.value) == "" {
+			fmt.Fprintf(stderr, "agentls: --%s must name a model\n", f.name)
+			return exitUsage
+		}
 	}
 	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if prompt == "" {
@@ -75,6 +85,8 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
 	spec.Settings = contract.DefaultSettings()
 	spec.Settings.Model, spec.Settings.MaxTurns = *model, *maxTurns
+	spec.Settings.FastModel, spec.Settings.StrongModel, spec.Settings.ClassifierModel = *fast, *strong, *classifier
+	spec.Settings.LoopDetection = *loops
 	spec.Task = agent.Task{Prompt: prompt}
 	spec.TracePath = *tracePath
 	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
