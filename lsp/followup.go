@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -70,7 +71,7 @@ func (r *liveRun) remember(text string) {
 // elsewhere): the run uses the workspace instead of failing. From an
 // answer's file it takes the answered run's file and selection, and
 // quotes the answer. Other arguments are returned as they are.
-func (s *Server) followUp(ws *workspace.Workspace, args RunArgs) (RunArgs, *answer) {
+func (s *Server) followUp(ws *workspace.Workspace, args contract.RunArgs) (contract.RunArgs, *answer) {
 	if args.URI == "" {
 		return args, nil
 	}

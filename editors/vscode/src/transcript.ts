@@ -2,7 +2,7 @@
 // and the interleaved text of the shared output channel. No vscode import:
 // unit-tested with node --test.
 
-import { type AgentEvent, type FileDecision, type Todo, type Usage, completeTaskName, shorten, stat } from './events';
+import { type FileDecision, type RenderedEvent, type Todo, type Usage, completeTaskName, shorten, stat } from './events';
 
 /**
  * A Block is an event's rendering: stream text (model text chunks, which
@@ -18,7 +18,7 @@ export interface ThoughtState {
 }
 
 /** render turns one event into a Block; state tracks thought subjects. */
-export function render(ev: AgentEvent, state: ThoughtState): Block {
+export function render(ev: RenderedEvent, state: ThoughtState): Block {
   const lines = (...ls: string[]): Block => ({ kind: 'lines', lines: ls });
   switch (ev.type) {
     case 'run_start':
@@ -233,7 +233,7 @@ export class Transcript {
    * append to the shared channel ("" when the event shows nothing).
    * Subagents' own events are rendered by their parent (subagent_activity).
    */
-  add(ev: AgentEvent): string {
+  add(ev: RenderedEvent): string {
     if (ev.parentRunId) {
       return '';
     }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AgentEvent } from '../events';
+import type { AgentEvent, RenderedEvent } from '../events';
 import { Transcript, render } from '../transcript';
 
-function ev(e: Partial<AgentEvent> & Pick<AgentEvent, 'type'>): AgentEvent {
+function ev(e: Partial<RenderedEvent> & Pick<AgentEvent, 'type'>): RenderedEvent {
   return { runId: 'main-1', time: '', ...e };
 }
 

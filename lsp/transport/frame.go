@@ -1,0 +1,274 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strconv"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxFrame bounds a frame's declared Content-Length, as jsonrpc2 does.
+const maxFrame = 1 << 30
+
+// keepFrame is the largest body buffer kept for the next frame; a larger
+// one (a 50 MB didOpen) goes back to the garbage collector.
+const keepFrame = 1 << 20
+
+// frameStream reads the LSP base protocol (Content-Length framing) without
+// giving up on a bad frame: jsonrpc2's reader ends the connection at the
+// first malformed header or body that is not JSON-RPC, which kills the
+// server. Here a frame that is not a JSON-RPC message is answered with an
+// error response (null id unless it can be read) and skipped, and a
+// malformed header is skipped up to the next Content-Length header. A body
+// is read as it arrives, so a huge declared length costs memory only for
+// the bytes actually sent. Writing is jsonrpc2's header stream.
+type frameStream struct {
+	jsonrpc2.Stream // writes; its reading half is never used
+	in              *bufio.Reader
+	body            []byte // reused between frames; Inv: cap ≤ keepFrame between reads
+	log             *slog.Logger
+	writes          writeGate
+}
+
+// frameWriter is the raw-frame writing half of jsonrpc2's header stream.
+type frameWriter interface {
+	WriteFrame(ctx context.Context, data []byte) (int64, error)
+}
+
+// NewStream returns a jsonrpc2 stream over rwc that reads frames as
+// frameStream does, survives malformed input, and logs what it skips to
+// log.
+func NewStream(rwc io.ReadWriteCloser, log *slog.Logger) jsonrpc2.Stream {
+	return newFrameStream(rwc, log)
+}
+
+func newFrameStream(rwc io.ReadWriteCloser, log *slog.Logger) *frameStream {
+	s := &frameStream{Stream: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc), log: log}
+	s.writes.init(MaxPendingWrites)
+	return s
+}
+
+// ReadFrame returns the body of the next frame that holds a JSON-RPC
+// message (or batch). It is valid until the next read.
+func (s *frameStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+	if err := s.writes.waitBelow(ctx); err != nil {
+		return nil, 0, err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, n, err := s.readFrame(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if body == nil {
+			continue // a malformed header, answered already
+		}
+		id, bad := checkMessage(body)
+		if bad == nil {
+			return body, n, nil
+		}
+		s.log.Warn("invalid JSON-RPC message", "err", bad, "bytes", len(body))
+		s.reply(ctx, id, bad)
+	}
+}
+
+// Read implements jsonrpc2.Stream; the connection uses ReadFrame.
+func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	body, n, err := s.ReadFrame(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	msg, err := jsonrpc2.DecodeMessage(body)
+	return msg, n, err
+}
+
+func (s *frameStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+	s.writes.enter()
+	defer s.writes.leave()
+	return s.Stream.(frameWriter).WriteFrame(ctx, data)
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	s.writes.enter()
+	defer s.writes.leave()
+	return s.Stream.Write(ctx, msg)
+}
+
+// reply answers a frame that could not be served.
+func (s *frameStream) reply(ctx context.Context, id jsonrpc2.ID, err *jsonrpc2.Error) {
+	if _, werr := s.Stream.Write(ctx, jsonrpc2.NewResponse(id, nil, err)); werr != nil {
+		s.log.Debug("reply to an invalid message", "err", werr)
+	}
+}
+
+// readFrame reads one frame. A malformed header gives a nil body: the
+// header is answered with a parse error and skipped; the bytes after it are
+// read as header lines until one names a Content-Length, which is where
+// the next frame starts (a body without line breaks and the next header
+// may share a line).
+func (s *frameStream) readFrame(ctx context.Context) ([]byte, int64, error) {
+	length, consumed := -1, 0
+	var problem string
+	for {
+		line, err := s.line()
+		consumed += len(line)
+		if err != nil {
+			if errors.Is(err, io.EOF) && consumed > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, 0, err
+		}
+		if bytes.Equal(line, []byte("\r\n")) || bytes.Equal(line, []byte("\n")) {
+			if length > 0 {
+				break
+			}
+			if problem == "" && consumed == len(line) {
+				consumed = 0
+				continue // a stray blank line between frames
+			}
+			s.badHeader(ctx, cmp.Or(problem, "no Content-Length"))
+			return nil, 0, nil
+		}
+		if i := lastIndexFold(line, "content-length:"); i >= 0 {
+			n, err := strconv.Atoi(string(bytes.TrimSpace(line[i+len("content-length:"):])))
+			switch {
+			case err != nil || n <= 0 || n > maxFrame:
+				length, problem = -1, fmt.Sprintf("bad Content-Length %.40q", bytes.TrimSpace(line[i:]))
+			default:
+				length = n
+				if i > 0 {
+					s.log.Warn("skipped bytes before a frame", "bytes", i)
+				}
+			}
+			continue
+		}
+		if bytes.IndexByte(line, ':') < 0 {
+			length, problem = -1, fmt.Sprintf("not a header line: %.40q", line)
+		}
+		// Other header fields (Content-Type) are ignored.
+	}
+	body, err := s.readBody(length)
+	if err != nil {
+		return nil, 0, err
+	}
+	return body, int64(consumed + length), nil
+}
+
+func (s *frameStream) badHeader(ctx context.Context, problem string) {
+	s.log.Warn("invalid message header", "problem", problem)
+	s.reply(ctx, jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "invalid message header: "+problem))
+}
+
+// line reads one header line with its line break. A very long line (a body
+// read as a header) is returned whole.
+func (s *frameStream) line() ([]byte, error) {
+	line, err := s.in.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	long := slices.Clone(line)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = s.in.ReadSlice('\n')
+		long = append(long, line...)
+	}
+	return long, err
+}
+
+// readBody reads length bytes, growing the buffer as they come.
+func (s *frameStream) readBody(length int) ([]byte, error) {
+	if cap(s.body) > keepFrame {
+		s.body = nil
+	}
+	body := s.body[:0]
+	for len(body) < length {
+		if len(body) == cap(body) {
+			body = slices.Grow(body, min(length-len(body), max(cap(body), 64<<10)))
+		}
+		n, err := s.in.Read(body[len(body):min(cap(body), length)])
+		body = body[:len(body)+n]
+		if err != nil && len(body) < length {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+	s.body = body
+	return body, nil
+}
+
+// checkMessage reports why body is not a JSON-RPC message (or batch), and
+// the request's id when it can be read.
+func checkMessage(body []byte) (jsonrpc2.ID, *jsonrpc2.Error) {
+	if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
+		if _, err := jsonrpc2.ParseRequests(body); err != nil {
+			return jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "invalid JSON-RPC batch: "+err.Error())
+		}
+		return jsonrpc2.ID{}, nil
+	}
+	if _, err := jsonrpc2.DecodeMessage(body); err != nil {
+		if !json.Valid(body) {
+			return jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "invalid JSON in message body")
+		}
+		return requestID(body), jsonrpc2.NewError(jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 message: "+err.Error())
+	}
+	return jsonrpc2.ID{}, nil
+}
+
+// requestID returns the id of a JSON object that is not a valid message,
+// so that the client's request gets its answer; null if it has none, or if
+// it is not a request (a broken response's id is one of the server's own).
+func requestID(body []byte) jsonrpc2.ID {
+	var m struct {
+		ID     any     `json:"id"`
+		Method *string `json:"method"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Method == nil {
+		return jsonrpc2.ID{}
+	}
+	switch id := m.ID.(type) {
+	case string:
+		return jsonrpc2.NewStringID(id)
+	case float64:
+		if id == float64(int64(id)) {
+			return jsonrpc2.NewNumberID(int64(id))
+		}
+	}
+	return jsonrpc2.ID{}
+}
+
+// lastIndexFold is bytes.LastIndex for an ASCII lower-case sep, ignoring
+// the case of s.
+func lastIndexFold(s []byte, sep string) int {
+	for i := len(s) - len(sep); i >= 0; i-- {
+		if asciiHasPrefixFold(s[i:], sep) {
+			return i
+		}
+	}
+	return -1
+}
+
+func asciiHasPrefixFold(s []byte, prefix string) bool {
+	for j := range len(prefix) {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[j] {
+			return false
+		}
+	}
+	return true
+}
