@@ -73,4 +73,3 @@ func firstUserText(req geminitest.Request) string {
 	}
 	return b.String()
 }
-
