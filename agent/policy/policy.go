@@ -217,9 +217,15 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	}
 	rules, session := p.e.ruleSet()
 	args := sync.OnceValue(func() string { return stableJSON(c.Args) })
+	cmd := sync.OnceValue(func() Command {
+		if c.Approval == nil {
+			return Command{}
+		}
+		return ParseCommand(c.Approval.Command)
+	})
 	var best *Rule
 	for _, r := range rules {
-		if r.PathPattern == nil && r.matches(&c, p.mode, args) && r.outranks(best) && p.e.inForce(r) {
+		if r.PathPattern == nil && r.matches(&c, p.mode, args, cmd) && r.outranks(best) && p.e.inForce(r) {
 			best = r
 		}
 	}
@@ -235,7 +241,7 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	}
 	if best.Decision == agent.VerdictAsk {
 		for _, r := range session {
-			if r.matches(&c, p.mode, args) {
+			if r.matches(&c, p.mode, args, cmd) {
 				return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: r.Label()}
 			}
 		}
