@@ -106,6 +106,10 @@ func ParseCommand(line string) Command {
 			p.complex("it substitutes commands")
 		case *syntax.ArithmExp:
 			p.complex("it uses arithmetic expansion")
+		case *syntax.ExtGlob:
+			// bash -c reads @(…) and !(…) as globs only with shopt -s extglob,
+			// else !(…) is a negated subshell.
+			p.complex("it has an extended glob or !( )")
 		case *syntax.ParamExp:
 			if x.Index != nil || x.Slice != nil {
 				p.complex("it uses arithmetic expansion") // subscripts and offsets are arithmetic
