@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
 )
 
 // MethodEvent is the structured event notification plugins opt in to
@@ -63,8 +64,10 @@ func (r *liveRun) notify(ctx context.Context, ev agent.Event, prop *ProposalRepo
 	}
 }
 
-// showMessage shows msg, as information when ok, else as a warning.
+// showMessage shows msg, as information when ok, else as a warning, with
+// the characters that could hide what it says escaped.
 func (s *Server) showMessage(ctx context.Context, ok bool, msg string) {
+	msg, _ = edits.Visible(msg)
 	typ := protocol.MessageTypeInfo
 	if !ok {
 		typ = protocol.MessageTypeWarning
