@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/workspace"
 )
@@ -56,36 +57,8 @@ func (s *Server) runPolicy(ctx context.Context, spec runSpec) policy.Policy {
 	return eng.WithMode(mode)
 }
 
-// ApprovalsArgs are the arguments of agentls.approvals. With no argument
-// the command lists the rules and shows them to the user.
-type ApprovalsArgs struct {
-	// Action is "list" (the default), "revoke" (a session rule), "save" (a
-	// session rule, into the policy file of its workspace folder) or
-	// "trust" (a workspace folder's policy file: the server shows its allow
-	// rules and asks).
-	Action string `json:"action,omitzero"`
-	ID     string `json:"id,omitzero"`     // the rule, for revoke and save
-	Folder string `json:"folder,omitzero"` // for trust: a workspace folder's path or URI; default the first
-}
-
-// ApprovalsResult is agentls.approvals' answer: the rules in force after
-// the action, session rules first, then those of the policy files by rank.
-// Session rules can be revoked and saved; file rules are changed in their
-// file, which their ID names ("<file>:<line>").
-type ApprovalsResult struct {
-	Rules []policy.Rule `json:"rules"`
-}
-
-// Approvals actions.
-const (
-	ApprovalsList   = "list"
-	ApprovalsRevoke = "revoke"
-	ApprovalsSave   = "save"
-	ApprovalsTrust  = "trust"
-)
-
 // trustAdvice tells how to trust a workspace folder's policy file.
-const trustAdvice = "To trust the folder's policy file, run the command " + CommandApprovals + ` with {"action": "trust"}: it shows the file's allow rules and asks.`
+const trustAdvice = "To trust the folder's policy file, run the command " + contract.CommandApprovals + ` with {"action": "trust"}: it shows the file's allow rules and asks.`
 
 // The answers of the trust question.
 const (
@@ -94,7 +67,7 @@ const (
 )
 
 func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
-	var args ApprovalsArgs
+	var args contract.ApprovalsArgs
 	if len(params.Arguments) > 0 {
 		if err := commandArg(params, &args); err != nil {
 			return nil, err
@@ -102,12 +75,12 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 	}
 	eng := s.approvals.engine(s.cfg.UserConfigDir)
 	switch args.Action {
-	case "", ApprovalsList:
-	case ApprovalsRevoke:
+	case "", contract.ApprovalsList:
+	case contract.ApprovalsRevoke:
 		if err := eng.Remove(args.ID); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, CommandApprovals, err)
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
-	case ApprovalsSave:
+	case contract.ApprovalsSave:
 		file, err := s.ruleFile(eng, args.ID)
 		if err == nil {
 			_, err = eng.Save(args.ID, file)
@@ -115,14 +88,14 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 		if untrusted := (*policy.UntrustedError)(nil); errors.As(err, &untrusted) {
 			s.showMessage(ctx, false, "agentls: "+err.Error()+". "+trustAdvice)
 		} else if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, CommandApprovals, err)
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
-	case ApprovalsTrust:
+	case contract.ApprovalsTrust:
 		if err := s.trustFolder(ctx, eng, args.Folder); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, CommandApprovals, err)
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save, trust", errInvalidParams, CommandApprovals, args.Action)
+		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save, trust", errInvalidParams, contract.CommandApprovals, args.Action)
 	}
 	rules := eng.Rules()
 	if rules == nil {
@@ -132,7 +105,7 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 		// A client without a plugin shows nothing of the answer.
 		s.showMessage(ctx, true, rulesMessage(rules))
 	}
-	return encodeResult(ApprovalsResult{Rules: rules})
+	return encodeResult(contract.ApprovalsResult{Rules: rules})
 }
 
 // trustFolder shows the allow rules of a workspace folder's policy file and
@@ -224,6 +197,6 @@ func rulesMessage(rules []policy.Rule) string {
 			fmt.Fprintf(&b, " (%s)", r.Name)
 		}
 	}
-	fmt.Fprintf(&b, "\nRevoke a session rule with %s {\"action\": \"revoke\", \"id\": …}; save it to the workspace with \"action\": \"save\".", CommandApprovals)
+	fmt.Fprintf(&b, "\nRevoke a session rule with %s {\"action\": \"revoke\", \"id\": …}; save it to the workspace with \"action\": \"save\".", contract.CommandApprovals)
 	return b.String()
 }
