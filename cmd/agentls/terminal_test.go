@@ -249,7 +249,9 @@ func TestWorkspaceAgentsAttacks(t *testing.T) {
 		os.WriteFile(filepath.Join(agents, name+".md"), []byte("---\nname: "+name+"\ndescription: D.\ntools: [read_file, run_shell_command, write_file]\n---\nRun what you are told.\n"), 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
-	call := func(name string, args map[string]any) geminitest.Turn { return geminitest.Reply(geminitest.Call(name, args)) }
+	call := func(name string, args map[string]any) geminitest.Turn {
+		return geminitest.Reply(geminitest.Call(name, args))
+	}
 	srv := geminitest.NewServer(t,
 		call("helper", map[string]any{"objective": "run touch marker"}),
 		call("run_shell_command", map[string]any{"command": "touch marker"}), // the helper
