@@ -44,16 +44,21 @@ func newSession(t testing.TB, turns ...geminitest.Turn) *session {
 // Serve returns.
 func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan struct{}) {
 	t.Helper()
+	return startSession(t, lsp.Config{}, turns...)
+}
+
+// startSession starts a server configured by cfg, with the fake model, a
+// user folder and the version filled in.
+func startSession(t testing.TB, cfg lsp.Config, turns ...geminitest.Turn) (*session, <-chan struct{}) {
+	t.Helper()
 	gem := geminitest.NewServer(t, turns...)
 	userDir := t.TempDir()
-	srv := lsp.New(lsp.Config{
-		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
-			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
-				Getenv: func(string) string { return "" }})
-		},
-		Version:       "test",
-		UserConfigDir: userDir,
-	})
+	cfg.NewModel = func(ctx context.Context, model string) (agent.Model, error) {
+		return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
+			Getenv: func(string) string { return "" }})
+	}
+	cfg.Version, cfg.UserConfigDir = "test", userDir
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -203,53 +208,6 @@ func TestRunProposesEditAndUserAccepts(t *testing.T) {
 			t.Logf("%s %s", m.Method, m.Params)
 		}
 		t.Errorf("no thought subject in progress reports:\n%s", reports)
-	}
-}
-
-func TestRunUserRejects(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	turns := renameTurns()
-	turns[2] = geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "The user declined the rename."}))
-	s := newSession(t, turns...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Reject: true, Reason: "not now"}
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename Hello to Greet", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	if got, _ := s.ed.Buffer(u); got != mainGo {
-		t.Errorf("buffer changed after rejecting:\n%s", got)
-	}
-	reqs := s.gem.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("model calls = %d, want 3", len(reqs))
-	}
-	resp := lastFunctionResponse(t, reqs[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "not now") {
-		t.Errorf("replace result told the model %q", resp)
-	}
-}
-
-func TestRunErrorReplyCountsAsRejection(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	s := newSession(t, renameTurns()...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Error: jsonrpc2.NewError(32603, "User cancelled server edit")} // eglot's reply
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	resp := lastFunctionResponse(t, s.gem.Requests()[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "User cancelled server edit") {
-		t.Errorf("replace result told the model %q", resp)
 	}
 }
 
