@@ -83,6 +83,7 @@ type Server struct {
 	runs     runs
 	files    fileLocks
 	docs     docWatch
+	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
 	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
