@@ -31,11 +31,11 @@ type Settings struct {
 	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
-	LoopDetection bool           `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
-	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	// Diagnostics says the client sends agentls/diagnostics, so the server
 	// waits for them after an accepted proposal.
-	Diagnostics bool `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
 	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 

@@ -27,7 +27,9 @@ const (
 	maxDiagnosticsInFile = 10
 )
 
-type getDiagnosticsTool struct{ *agent.Func[getDiagnosticsArgs] }
+type getDiagnosticsTool struct {
+	*agent.Func[getDiagnosticsArgs]
+}
 
 func getDiagnostics(st *state) agent.Tool {
 	return getDiagnosticsTool{agent.NewFunc("get_diagnostics", getDiagnosticsDoc, func(ctx context.Context, call *agent.Call, a getDiagnosticsArgs) (agent.Result, error) {
