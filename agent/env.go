@@ -36,8 +36,9 @@ type Change struct {
 	// docs/b.md".
 	Name string
 	// Target is the real file the change writes, every symlink of Path
-	// evaluated, as the tool checked it; "" means Path. A proposer that
-	// writes checks that Path still leads there, and writes there.
+	// evaluated, as the tool checked it (Path itself when it meets no
+	// symlink). A proposer that writes checks that Path still leads there,
+	// and writes there; "" skips the check.
 	Target string
 	Old    string // the content the change was computed against ("" for a new file)
 	New    string

@@ -111,3 +111,14 @@ func (lw *linkWalk) eval(rs []root, p string, whole bool, after string) (string,
 		}
 	}
 }
+
+// Real returns where the clean absolute path really leads, every symlink
+// evaluated (the last of Links). Writers call it just before they write,
+// to check that the path still leads to the file that was checked.
+func Real(path string) (string, error) {
+	hops, err := follow(nil, filepath.Clean(path))
+	if err != nil {
+		return "", err
+	}
+	return hops[len(hops)-1], nil
+}
