@@ -135,7 +135,7 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 		RunID:    spec.h.id,
 		Now:      s.now,
 	}
-	cfg.Context, cfg.Environment = r.contextStack()
+	cfg.Context, cfg.Environment = r.contextStack(pol)
 	cfg.System = r.systemNote(env.Proposer != nil)
 	if r.stage != nil {
 		cfg.BeforeComplete = r.beforeComplete

@@ -40,7 +40,7 @@ func newBench(dir string, e env, warn io.Writer) (*bench, error) {
 		fmt.Fprintf(warn, "agentls: policy rules ignored: %v\n", err)
 	}
 	b.pol = b.engine.WithMode(policy.ModeDefault)
-	files, errs := ws.ContextFiles(userConfigDir(e), "")
+	files, errs := ws.ContextFiles(userConfigDir(e), "", b.pol.CheckImport)
 	for _, err := range errs {
 		fmt.Fprintf(warn, "agentls: context files: %v\n", err)
 	}
