@@ -119,7 +119,7 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 	runAgent := s.traceRun(&spec) // before the tools: it wraps the run's model
 	r := s.newLiveRun(ctx, spec)
 	pol := s.runPolicy(ctx, spec)
-	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol,
+	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol, Environ: s.cfg.Environ, Secrets: s.cfg.Secrets,
 		ShellTimeout: time.Duration(spec.settings.ShellTimeoutSeconds * float64(time.Second))}
 	if p := r.proposer(); p != nil {
 		env.Proposer = p

@@ -43,6 +43,14 @@ type Config struct {
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// Environ is the environment the server started with, credentials
+	// included ("NAME=value"): shell commands start from it, less the
+	// variables that hold secrets, and traces scrub those secrets. nil: the
+	// process's environment now.
+	Environ []string
+	// Secrets are values no shell command sees and no trace keeps, such as
+	// the model's API key, whatever variable holds them.
+	Secrets []string
 }
 
 // Server is one LSP connection's server.

@@ -23,7 +23,11 @@ func (s *Server) traceRun(spec *runSpec) func(context.Context, agent.Config, age
 		return agent.Run
 	}
 	path := trace.Path(dir, spec.root, spec.h.id)
-	w, err := trace.Create(path, trace.Options{Secrets: trace.SecretValues(os.Environ()), Now: s.now})
+	environ := s.cfg.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	w, err := trace.Create(path, trace.Options{Secrets: append(trace.SecretValues(environ), s.cfg.Secrets...), Now: s.now})
 	if err != nil {
 		s.log.Warn("run not traced", "run", spec.h.id, "err", err)
 		return agent.Run

@@ -80,7 +80,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	defer cancel()
 	in := newLines(stdin)
 	prop := &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
-	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Secrets: apiKeys(e)}
+	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Environ: e, Secrets: apiKeys(e)}
 	defs := b.agents(e, stderr)
 	cfg := agent.Config{
 		Model:       m,
