@@ -76,15 +76,19 @@ func (shellTool) Describe(args json.RawMessage) string {
 	return "Running `" + shortCommand(a.Command) + "`"
 }
 
-// shellDir checks a call's arguments and returns the folder to run in.
+// shellDir checks a call's arguments and returns the folder to run in,
+// every symlink evaluated.
 func (st *state) shellDir(a shellArgs) (string, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return "", errors.New("command is empty; give the command line to run")
 	}
-	dir, err := st.resolve(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
+	hops, err := st.resolveLinks(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
 	if err != nil {
 		return "", err
 	}
+	// The folder it really runs in, which the user approves: a dir_path
+	// that is a symlink does not hide where the command runs.
+	dir := hops[len(hops)-1]
 	if _, err := st.env.FS.ReadDir(dir); err != nil {
 		return "", fmt.Errorf("dir_path %q is not a folder of the workspace", a.DirPath)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // TestSandbox attacks the workspace's confinement through every tool, on a
@@ -131,5 +133,23 @@ func TestReadFileReadsTheBuffer(t *testing.T) {
 	tr := play(t, script{disk: d, calls: []*genai.FunctionCall{call("read_file", map[string]any{"file_path": "main.go"})}})
 	if got := tr.replies(t)[0].Response["output"]; got != "package main // unsaved\n" {
 		t.Errorf("read_file = %q", got)
+	}
+}
+
+// A command whose dir_path is a symlink is approved, and runs, in the
+// folder the link leads to: the user sees where it really runs.
+func TestShellDirIsTheRealFolder(t *testing.T) {
+	t.Parallel()
+	d := newDisk(t, map[string]string{"ws/.git/HEAD": "ref: refs/heads/main\n"})
+	d.symlink(t, ".git", "ws/tools")
+	ap := &fakeApprover{}
+	tr := play(t, script{disk: d, cfg: func(cfg *agent.Config) { cfg.Approver = ap },
+		calls: []*genai.FunctionCall{shellCall("pwd -P", "dir_path", "tools")}})
+	want := filepath.Join(d.root, ".git")
+	if got := ap.asked(); len(got) != 1 || got[0].Dir != want {
+		t.Errorf("approvals %+v, want one for %s", got, want)
+	}
+	if out, _ := tr.replies(t)[0].Response["output"].(string); !strings.Contains(out, want+"\n") {
+		t.Errorf("output %q", out)
 	}
 }
