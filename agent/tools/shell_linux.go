@@ -46,15 +46,13 @@ func init() {
 	}
 }
 
+// selfExe starts agentls's own binary, even when the file was replaced or
+// deleted since (an upgrade while the editor keeps the server running).
+const selfExe = "/proc/self/exe"
+
 // execShell runs command under a supervisor, writing its output to out.
-// Where the supervisor cannot be started (no path to agentls's binary),
-// it falls back to a process group (see execGroup).
 func execShell(ctx context.Context, command, dir string, env []string, timeout time.Duration, out io.Writer) shellRun {
 	shell := shellPath()
-	exe, err := os.Executable()
-	if err != nil {
-		return execGroup(ctx, shell, command, dir, env, timeout, out)
-	}
 	cmdCtx, cancel := context.WithTimeoutCause(ctx, timeout, errShellTimeout)
 	defer cancel()
 
@@ -76,12 +74,12 @@ func execShell(ctx context.Context, command, dir string, env []string, timeout t
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return shellRun{err: err}
 	}
-	cmd := &exec.Cmd{Path: exe, Args: []string{supervisorName, shell, "-c", command}, Dir: dir, Env: env,
+	cmd := &exec.Cmd{Path: selfExe, Args: []string{supervisorName, shell, "-c", command}, Dir: dir, Env: env,
 		Stdout: outW, Stderr: outW, ExtraFiles: []*os.File{ctlR, statW},
 		// Its own process group: a terminal's Ctrl-C reaches agentls, which
 		// ends the run, and not the command directly.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
-	err = cmd.Start()
+	err := cmd.Start()
 	ctlR.Close()
 	statW.Close()
 	outW.Close()
