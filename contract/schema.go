@@ -126,7 +126,9 @@ func settingsVocabulary(s *jsonschema.Schema) {
 	// The checks of settingsByKey, for validators that read the schema (the
 	// VS Code extension's).
 	const notBlank = `\S`
-	s.Properties["model"].Pattern = notBlank
+	for _, key := range []string{"model", "fastModel", "strongModel", "classifierModel"} {
+		s.Properties[key].Pattern = notBlank
+	}
 	s.Properties["maxTurns"].ExclusiveMinimum = jsonschema.Ptr(0.0)
 	s.Properties["timeoutMinutes"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["shellTimeoutSeconds"].Minimum = jsonschema.Ptr(0.0)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // Settings are the user's settings. The server reads them from the
@@ -15,15 +17,23 @@ import (
 // workspace/configuration section "agentls"; docs/settings.md documents
 // them and a test keeps it honest.
 type Settings struct {
-	Model          string  `json:"model" jsonschema:"the Gemini model of runs; auto routes each run between a fast and a strong model"`
-	Confirm        string  `json:"confirm" jsonschema:"each: every change is proposed at once; run: changes are staged and proposed together when the run finishes"`
-	ApprovalMode   string  `json:"approvalMode" jsonschema:"plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation"`
-	MaxTurns       int     `json:"maxTurns" jsonschema:"model turns per run"`
-	TimeoutMinutes float64 `json:"timeoutMinutes" jsonschema:"time limit of a run, not counting time waiting for the user; 0: none"`
+	Model string `json:"model" jsonschema:"the Gemini model of runs; auto routes each run between a fast and a strong model"`
+	// FastModel, StrongModel and ClassifierModel are the router's models,
+	// for model "auto".
+	FastModel       string  `json:"fastModel" jsonschema:"with model auto: the model of simple, well-defined tasks"`
+	StrongModel     string  `json:"strongModel" jsonschema:"with model auto: the model of tasks that need deep reasoning"`
+	ClassifierModel string  `json:"classifierModel" jsonschema:"with model auto: the model that picks the fast or the strong one, once per run"`
+	Confirm         string  `json:"confirm" jsonschema:"each: every change is proposed at once; run: changes are staged and proposed together when the run finishes"`
+	ApprovalMode    string  `json:"approvalMode" jsonschema:"plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation"`
+	MaxTurns        int     `json:"maxTurns" jsonschema:"model turns per run"`
+	TimeoutMinutes  float64 `json:"timeoutMinutes" jsonschema:"time limit of a run, not counting time waiting for the user; 0: none"`
 	// ShellTimeoutSeconds limits one shell command (0: two minutes).
-	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
-	Events              bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
-	CustomActions       []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
+	// LoopDetection warns a model that repeats itself, then asks the user
+	// whether to go on; off, nothing is detected.
+	LoopDetection bool           `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -34,11 +44,14 @@ type CustomAction struct {
 }
 
 // DefaultModel is the model of runs when the settings name none.
-const DefaultModel = "gemini-2.5-flash"
+const DefaultModel = agent.DefaultModel
 
-// DefaultSettings are the settings when the user gives none.
+// DefaultSettings are the settings when the user gives none. The models
+// are package agent's defaults, the API's "-latest" aliases.
 func DefaultSettings() Settings {
-	return Settings{Model: DefaultModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, CustomActions: []CustomAction{}}
+	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
+		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
+		LoopDetection: true, CustomActions: []CustomAction{}}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -57,6 +70,10 @@ type setting func(s *Settings, v json.RawMessage) error
 
 var settingsByKey = map[string]setting{
 	"model":               field(func(s *Settings) *string { return &s.Model }, nonEmpty),
+	"fastModel":           field(func(s *Settings) *string { return &s.FastModel }, nonEmpty),
+	"strongModel":         field(func(s *Settings) *string { return &s.StrongModel }, nonEmpty),
+	"classifierModel":     field(func(s *Settings) *string { return &s.ClassifierModel }, nonEmpty),
+	"loopDetection":       field(func(s *Settings) *bool { return &s.LoopDetection }, func(bool) error { return nil }),
 	"confirm":             field(func(s *Settings) *string { return &s.Confirm }, oneOf("confirm")),
 	"approvalMode":        field(func(s *Settings) *string { return &s.ApprovalMode }, oneOf("approvalMode")),
 	"maxTurns":            field(func(s *Settings) *int { return &s.MaxTurns }, func(n int) error { return positive(float64(n)) }),

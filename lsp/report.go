@@ -186,6 +186,10 @@ func reportMessage(ev agent.Event, staged bool) string {
 		return fmt.Sprintf("Change to %s %s", ev.Edit.Name, ev.Edit.Outcome)
 	case agent.EventApprovalRequested:
 		return "Waiting for your approval"
+	case agent.EventRetry:
+		if ev.Retry != nil {
+			return ev.Retry.Summary() // "model overloaded, retrying in 12 s"
+		}
 	case agent.EventSubagentActivity:
 		if ev.Inner == nil || ev.Subagent == nil {
 			return ""

@@ -127,15 +127,20 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 		env.Proposer = p
 	}
 	approver := s.approver(spec)
+	router := agent.Router{Fast: spec.settings.FastModel, Strong: spec.settings.StrongModel, Classifier: spec.settings.ClassifierModel}
+	noLoops := !spec.settings.LoopDetection
 	cfg := agent.Config{
 		Model: spec.model,
 		Agent: agent.Definition{Name: "main", MaxTurns: spec.settings.MaxTurns,
 			Timeout: time.Duration(spec.settings.TimeoutMinutes * float64(time.Minute))},
-		Tools:    append(tools.Builtin(env), r.subagentTools(env, agent.Config{Now: s.now, Policy: pol, Approver: approver})...),
-		Policy:   pol,
-		Approver: approver,
-		RunID:    spec.h.id,
-		Now:      s.now,
+		Tools: append(tools.Builtin(env), r.subagentTools(env, agent.Config{Now: s.now, Policy: pol, Approver: approver,
+			Router: router, NoLoopDetection: noLoops})...),
+		Policy:          pol,
+		Approver:        approver,
+		Router:          router,
+		NoLoopDetection: noLoops,
+		RunID:           spec.h.id,
+		Now:             s.now,
 	}
 	cfg.Context, cfg.Environment = r.contextStack(pol)
 	cfg.System = r.systemNote(env.Proposer != nil)

@@ -19,7 +19,11 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", ".", "the workspace folder")
-	model := fs.String("model", "gemini-2.5-flash", `the model; "auto" picks one per run`)
+	model := fs.String("model", agent.DefaultModel, `the model; "auto" picks one per run (fast or strong, by the classifier)`)
+	fast := fs.String("fast-model", agent.DefaultFastModel, `with --model auto: the model of simple tasks`)
+	strong := fs.String("strong-model", agent.DefaultStrongModel, `with --model auto: the model of complex tasks`)
+	classifier := fs.String("classifier-model", agent.DefaultClassifierModel, `with --model auto: the model that picks one`)
+	loops := fs.Bool("loop-detection", true, "warn a model that repeats itself, then ask whether to go on (with --yes: stop)")
 	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
 	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
@@ -43,6 +47,12 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			rargs = append(rargs, "--json")
 		}
 		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
+	}
+	for _, f := range []struct{ name, value string }{{"fast-model", *fast}, {"strong-model", *strong}, {"classifier-model", *classifier}} {
+		if strings.TrimSpace(f.value) == "" {
+			fmt.Fprintf(stderr, "agentls: --%s must name a model\n", f.name)
+			return exitUsage
+		}
 	}
 	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if prompt == "" {
@@ -83,14 +93,16 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Environ: e, Secrets: apiKeys(e)}
 	defs := b.agents(e, stderr)
 	cfg := agent.Config{
-		Model:       m,
-		Agent:       agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:       append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
-		Context:     b.context,
-		Environment: b.env,
-		Policy:      pol,
-		Approver:    &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
-		RunID:       runID,
+		Model:           m,
+		Agent:           agent.Definition{Name: "main", MaxTurns: *maxTurns},
+		Tools:           append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
+		Context:         b.context,
+		Environment:     b.env,
+		Policy:          pol,
+		Approver:        &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
+		Router:          agent.Router{Fast: *fast, Strong: *strong, Classifier: *classifier},
+		NoLoopDetection: !*loops,
+		RunID:           runID,
 	}
 	if *model == agent.ModelAuto {
 		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
@@ -99,7 +111,8 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	events := agent.Run(runCtx, cfg, task)
 	if tw != nil {
 		h := trace.Header{Version: version, Workspace: b.root, Model: *model,
-			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault)}}
+			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault),
+				"loopDetection": *loops, "fastModel": *fast, "strongModel": *strong, "classifierModel": *classifier}}
 		for _, d := range defs {
 			h.Subagents = append(h.Subagents, trace.NewAgentDef(d))
 		}

@@ -50,6 +50,7 @@ export interface Event {
     rejectedHunks?: number[];
   };
   approval?: {
+    kind?: string;
     tool: string;
     command?: string;
     dir?: string;
@@ -63,6 +64,7 @@ export interface Event {
     output: number;
     thoughts: number;
     cached: number;
+    toolUse?: number;
   };
   end?: {
     reason: StopReason;
@@ -73,7 +75,9 @@ export interface Event {
   retry?: {
     attempt: number;
     delayNs: number;
+    reason?: string;
     error: string;
+    discard?: boolean;
   };
   compressed?: {
     before: number;
@@ -195,6 +199,7 @@ export interface EventNotification {
     rejectedHunks?: number[];
   };
   approval?: {
+    kind?: string;
     tool: string;
     command?: string;
     dir?: string;
@@ -208,6 +213,7 @@ export interface EventNotification {
     output: number;
     thoughts: number;
     cached: number;
+    toolUse?: number;
   };
   end?: {
     reason: StopReason;
@@ -218,7 +224,9 @@ export interface EventNotification {
   retry?: {
     attempt: number;
     delayNs: number;
+    reason?: string;
     error: string;
+    discard?: boolean;
   };
   compressed?: {
     before: number;
@@ -283,6 +291,12 @@ export interface ApplyResult {
 export interface Settings {
   /** the Gemini model of runs; auto routes each run between a fast and a strong model */
   model: string;
+  /** with model auto: the model of simple, well-defined tasks */
+  fastModel: string;
+  /** with model auto: the model of tasks that need deep reasoning */
+  strongModel: string;
+  /** with model auto: the model that picks the fast or the strong one, once per run */
+  classifierModel: string;
   /** each: every change is proposed at once; run: changes are staged and proposed together when the run finishes */
   confirm: Confirm;
   /** plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation */
@@ -293,6 +307,8 @@ export interface Settings {
   timeoutMinutes: number;
   /** time limit of one shell command; 0: two minutes */
   shellTimeoutSeconds: number;
+  /** warn a model that repeats itself, then ask whether to keep going; false: never */
+  loopDetection: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
   /** code actions of your own */
@@ -309,7 +325,25 @@ export const settingsSchema = {
     "model": {
       "type": "string",
       "description": "the Gemini model of runs; auto routes each run between a fast and a strong model",
-      "default": "gemini-2.5-flash",
+      "default": "gemini-flash-latest",
+      "pattern": "\\S"
+    },
+    "fastModel": {
+      "type": "string",
+      "description": "with model auto: the model of simple, well-defined tasks",
+      "default": "gemini-flash-latest",
+      "pattern": "\\S"
+    },
+    "strongModel": {
+      "type": "string",
+      "description": "with model auto: the model of tasks that need deep reasoning",
+      "default": "gemini-pro-latest",
+      "pattern": "\\S"
+    },
+    "classifierModel": {
+      "type": "string",
+      "description": "with model auto: the model that picks the fast or the strong one, once per run",
+      "default": "gemini-flash-lite-latest",
       "pattern": "\\S"
     },
     "confirm": {
@@ -349,6 +383,11 @@ export const settingsSchema = {
       "default": 0,
       "minimum": 0
     },
+    "loopDetection": {
+      "type": "boolean",
+      "description": "warn a model that repeats itself, then ask whether to keep going; false: never",
+      "default": true
+    },
     "events": {
       "type": "boolean",
       "description": "send agentls/event notifications (plugins turn it on)",
@@ -384,12 +423,16 @@ export const settingsSchema = {
 
 /** The settings when the user gives none. */
 export const defaultSettings: Readonly<Settings> = {
-  "model": "gemini-2.5-flash",
+  "model": "gemini-flash-latest",
+  "fastModel": "gemini-flash-latest",
+  "strongModel": "gemini-pro-latest",
+  "classifierModel": "gemini-flash-lite-latest",
   "confirm": "each",
   "approvalMode": "default",
   "maxTurns": 100,
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
+  "loopDetection": true,
   "events": false,
   "customActions": []
 };
