@@ -74,6 +74,9 @@ func execShell(ctx context.Context, command, dir string, env []string, timeout t
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return shellRun{err: err}
 	}
+	if supervisorEnv != "" {
+		env = append([]string{supervisorEnv}, env...) // first: it wins
+	}
 	cmd := &exec.Cmd{Path: selfExe, Args: []string{supervisorName, shell, "-c", command}, Dir: dir, Env: env,
 		Stdout: outW, Stderr: outW, ExtraFiles: []*os.File{ctlR, statW},
 		// Its own process group: a terminal's Ctrl-C reaches agentls, which
@@ -146,8 +149,12 @@ func supervise(shell string, args []string) int {
 	// Without it (a seccomp filter may refuse it) the command still runs,
 	// and only what stays in its process group or below the shell is found.
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	env := os.Environ()
+	if len(env) > 0 && supervisorEnv != "" && env[0] == supervisorEnv {
+		env = env[1:]
+	}
 	proc, err := os.StartProcess(shell, append([]string{shell}, args...), &os.ProcAttr{
-		Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
 		// The shell dies with the supervisor, whatever kills it.
 		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})
