@@ -43,16 +43,21 @@ func newSession(t testing.TB, turns ...geminitest.Turn) *session {
 // Serve returns.
 func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan struct{}) {
 	t.Helper()
+	return startSession(t, lsp.Config{}, turns...)
+}
+
+// startSession starts a server configured by cfg, with the fake model, a
+// user folder and the version filled in.
+func startSession(t testing.TB, cfg lsp.Config, turns ...geminitest.Turn) (*session, <-chan struct{}) {
+	t.Helper()
 	gem := geminitest.NewServer(t, turns...)
 	userDir := t.TempDir()
-	srv := lsp.New(lsp.Config{
-		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
-			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
-				Getenv: func(string) string { return "" }})
-		},
-		Version:       "test",
-		UserConfigDir: userDir,
-	})
+	cfg.NewModel = func(ctx context.Context, model string) (agent.Model, error) {
+		return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
+			Getenv: func(string) string { return "" }})
+	}
+	cfg.Version, cfg.UserConfigDir = "test", userDir
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/lsp/transport"
+	"github.com/agentls/agentls/runner"
 
 	"context"
 	"errors"
@@ -42,6 +44,9 @@ type Config struct {
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
+	// Secrets are values no shell command and no trace may see, such as
+	// the model's API key.
+	Secrets []string
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
@@ -50,9 +55,6 @@ type Config struct {
 	// variables that hold secrets, and traces scrub those secrets. nil: the
 	// process's environment now.
 	Environ []string
-	// Secrets are values no shell command sees and no trace keeps, such as
-	// the model's API key, whatever variable holds them.
-	Secrets []string
 }
 
 // Server is one LSP connection's server.
@@ -76,10 +78,12 @@ type Server struct {
 	config   configState
 	closing  bool // set when the connection ends: no new background work
 
-	runs  runs
-	files fileLocks
-	docs  docWatch
-	tasks sync.WaitGroup // background work other than runs (configuration pulls)
+	host     *runner.Host        // builds the runs
+	inflight *transport.Inflight // bounds the requests running at once
+	runs     runs
+	files    fileLocks
+	docs     docWatch
+	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
 }
@@ -119,6 +123,9 @@ func New(cfg Config) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()
 	s.config.init()
@@ -130,7 +137,7 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	root, stop := context.WithCancel(ctx)
 	defer stop()
-	stream := newFrameStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
+	stream := transport.NewStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
 	return s.ServeStream(root, stream, stop)
 }
 
@@ -138,7 +145,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // ends.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
 	s.root, s.stop = ctx, stop
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(Codec{}))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {

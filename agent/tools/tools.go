@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,15 @@ func Builtin(env Env) []agent.Tool {
 	}
 	return ts
 }
+
+// proposerTools are the tools Builtin offers only to a run that can
+// propose changes: the ones that change files, and shell commands.
+var proposerTools = []string{"replace", "write_file", "run_shell_command"}
+
+// NeedsProposer reports whether the built-in tool name is offered only to a
+// run with a Proposer (outside plan mode): a tool that changes files or runs
+// commands. A definition that lists one asks for a run that can propose.
+func NeedsProposer(name string) bool { return slices.Contains(proposerTools, name) }
 
 // state is shared by the tools of one run.
 type state struct {

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/contract"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
@@ -59,14 +58,9 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := newModel(ctx, *model, e.get)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: %v\n", err)
-		return exitUsage
-	}
-
 	ui := newUI(stdout, stderr, *jsonOut)
 	root := *dir
+	var err error
 	if *scratch {
 		if root, err = scratchCopy(root); err != nil {
 			fmt.Fprintf(stderr, "agentls: %v\n", err)
@@ -79,51 +73,31 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
 	}
-	runID := trace.NewRunID("main")
-	tw, twPath := openTrace(*tracePath, b.root, runID, e, stderr)
-	var pol agent.Policy = b.pol
-	if tw != nil {
-		m, pol = tw.Model(m), tw.Policy(b.pol)
+	traceDir, err := trace.Dir(e.get)
+	if err != nil && *tracePath == "" {
+		fmt.Fprintf(stderr, "agentls: the run is not traced: %v\n", err)
 	}
-
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	in := newLines(stdin)
-	prop := &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
-	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Environ: e, Secrets: apiKeys(e)}
-	defs := b.agents(e, stderr)
-	cfg := agent.Config{
-		Model:           m,
-		Agent:           agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:           append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
-		Context:         b.context,
-		Environment:     b.env,
-		Policy:          pol,
-		Approver:        &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
-		Router:          agent.Router{Fast: *fast, Strong: *strong, Classifier: *classifier},
-		NoLoopDetection: !*loops,
-		RunID:           runID,
+	spec := b.spec()
+	spec.Proposer = &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
+	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
+	spec.Settings = contract.DefaultSettings()
+	spec.Settings.Model, spec.Settings.MaxTurns = *model, *maxTurns
+	spec.Settings.FastModel, spec.Settings.StrongModel, spec.Settings.ClassifierModel = *fast, *strong, *classifier
+	spec.Settings.LoopDetection = *loops
+	spec.Task = agent.Task{Prompt: prompt}
+	spec.TracePath = *tracePath
+	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
+	run, err := newHost(e, traceDir, stderr).Build(ctx, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return exitUsage
 	}
-	if *model == agent.ModelAuto {
-		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
-	}
-	task := agent.Task{Prompt: prompt}
-	events := agent.Run(runCtx, cfg, task)
-	if tw != nil {
-		h := trace.Header{Version: version, Workspace: b.root, Model: *model,
-			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault),
-				"loopDetection": *loops, "fastModel": *fast, "strongModel": *strong, "classifierModel": *classifier}}
-		for _, d := range defs {
-			h.Subagents = append(h.Subagents, trace.NewAgentDef(d))
-		}
-		events = tw.Run(runCtx, cfg, task, h)
-	}
-	end := ui.run(events, stderr)
-	if tw != nil {
-		if err := tw.Close(); err != nil {
-			fmt.Fprintf(stderr, "agentls: %v\n", err)
-		}
-		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+twPath))
+	end := ui.run(run.Events(runCtx), stderr)
+	if run.TracePath != "" {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+run.TracePath))
 	}
 	if *scratch {
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
@@ -135,29 +109,6 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // them.
 func apiKeys(e env) []string {
 	return []string{e.get("GEMINI_API_KEY"), e.get("GOOGLE_API_KEY")}
-}
-
-// openTrace opens the run's trace: at path if given, else in the user's
-// state directory. A trace that cannot be written is reported and the run
-// goes on without one.
-func openTrace(path, root, runID string, e env, warn io.Writer) (*trace.Writer, string) {
-	if path == "" {
-		dir, err := trace.Dir(e.get)
-		if err != nil {
-			fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-			return nil, ""
-		}
-		if dir == "" {
-			return nil, "" // tracing is off
-		}
-		path = trace.Path(dir, root, runID)
-	}
-	w, err := trace.Create(path, trace.Options{Secrets: append(trace.SecretValues(e), apiKeys(e)...)})
-	if err != nil {
-		fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-		return nil, ""
-	}
-	return w, path
 }
 
 // scratchCopy copies the folder dir to a new temporary folder.
