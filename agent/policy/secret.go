@@ -94,12 +94,13 @@ func ProtectedDir(rel string) string {
 // of read_file and more: nothing in .git/ or .agentls/, and no
 // secret-looking file unless a rule with a pathPattern and no toolName
 // allows it. rel is workspace-relative (absolute outside the workspace);
-// the caller calls it on every path the import leads through.
+// the caller calls it on every path the import leads through. A Policy
+// with no engine has no rule that allows.
 func (p Policy) CheckImport(rel string) error {
 	if d := ProtectedDir(rel); d != "" {
 		return fmt.Errorf("%s is inside %s/, which context files may not import", rel, d)
 	}
-	if IsSecret(rel) && !p.AllowsPath("", rel) {
+	if IsSecret(rel) && (p.e == nil || !p.AllowsPath("", rel)) {
 		return fmt.Errorf("%s looks like a file of secrets, which context files may not import; a policy rule with a pathPattern (and no toolName) can allow it", rel)
 	}
 	return nil
