@@ -202,15 +202,19 @@ func reapUntil(pid int) syscall.WaitStatus {
 // As a subreaper it inherits the children of each process it kills, so it
 // goes on until it has no child left.
 func killDescendants() {
+	var ws syscall.WaitStatus
 	for {
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.ECHILD):
+			return // the common case: the command left nothing
+		case err != nil || pid > 0:
+			continue // a child was reaped; look again
+		}
 		for _, pid := range children() {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-		var ws syscall.WaitStatus
-		_, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.ECHILD) {
-			return
-		}
+		syscall.Wait4(-1, &ws, 0, nil)
 	}
 }
 
