@@ -55,7 +55,7 @@ func TestSandbox(t *testing.T) {
 			refused: true, says: "inside .git/", gone: "ws/.git/hooks/pre-commit"},
 		{name: "edit .git/config", call: call("replace", map[string]any{"file_path": ".git/config", "old_string": "[core]", "new_string": "[core]\n\tfsmonitor = evil"}),
 			refused: true, says: "inside .git/"},
-		{name: "write .git/config through a link", call: call("write_file", map[string]any{"file_path": "tools/config", "content": "[core]\n\tfsmonitor = evil\n"}),
+		{name: "write the git config through a link", call: call("write_file", map[string]any{"file_path": "tools/config", "content": "[core]\n\tfsmonitor = evil\n"}),
 			refused: true, says: "tools/config leads through a symlink to .git/config, which is inside .git/", links: map[string]string{"ws/tools": ".git"}},
 		{name: "new hook through a link", call: call("write_file", map[string]any{"file_path": "tools/hooks/post-checkout", "content": "#!/bin/sh\n"}),
 			refused: true, says: "inside .git/", gone: "ws/.git/hooks", links: map[string]string{"ws/tools": ".git"}},

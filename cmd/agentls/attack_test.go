@@ -92,7 +92,7 @@ func TestAttacks(t *testing.T) {
 	}
 	tests := []attack{
 		// 1. Writes into .git/ and .agentls/ through a symlink, with --yes.
-		{name: "write .git/config through tools -> .git", args: yes,
+		{name: "write the git config through a link to .git", args: yes,
 			calls:     []geminitest.Chunk{write("tools/config", "[core]\n\tfsmonitor = touch /tmp/pwned\n")},
 			told:      "tools/config leads through a symlink to .git/config, which is inside .git/, which agentls never changes",
 			unchanged: []string{".git/config"}},
@@ -116,7 +116,7 @@ func TestAttacks(t *testing.T) {
 			out:     "Apply the change to docs/link.md → README.md? [y/n/a/d/q]",
 			changed: map[string]string{"README.md": "# new\n"}, still: []string{"docs/link.md"}},
 		// 4. Secrets through innocent names, imports and the trace.
-		{name: "read .env through docs/setup.txt", args: yes,
+		{name: "read .env through an innocent name", args: yes,
 			calls:   []geminitest.Chunk{read("docs/setup.txt")},
 			told:    "docs/setup.txt leads through a symlink to .env, which looks like a file of secrets",
 			secrets: []string{envSecret}},
@@ -124,7 +124,7 @@ func TestAttacks(t *testing.T) {
 			calls:   []geminitest.Chunk{read("docs/state.txt")},
 			told:    "looks like a file of secrets",
 			secrets: []string{envSecret}},
-		{name: "imports of .env and .git/config in AGENTS.md", args: yes,
+		{name: "imports of .env and the git config in AGENTS.md", args: yes,
 			files:   map[string]string{"AGENTS.md": "Be brief.\n@.env\n@.git/config\n@docs/setup.txt\n"},
 			calls:   []geminitest.Chunk{read("README.md")},
 			told:    "# demo",
