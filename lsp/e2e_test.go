@@ -205,53 +205,6 @@ func TestRunProposesEditAndUserAccepts(t *testing.T) {
 	}
 }
 
-func TestRunUserRejects(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	turns := renameTurns()
-	turns[2] = geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "The user declined the rename."}))
-	s := newSession(t, turns...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Reject: true, Reason: "not now"}
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename Hello to Greet", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	if got, _ := s.ed.Buffer(u); got != mainGo {
-		t.Errorf("buffer changed after rejecting:\n%s", got)
-	}
-	reqs := s.gem.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("model calls = %d, want 3", len(reqs))
-	}
-	resp := lastFunctionResponse(t, reqs[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "not now") {
-		t.Errorf("replace result told the model %q", resp)
-	}
-}
-
-func TestRunErrorReplyCountsAsRejection(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	s := newSession(t, renameTurns()...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Error: jsonrpc2.NewError(32603, "User cancelled server edit")} // eglot's reply
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	resp := lastFunctionResponse(t, s.gem.Requests()[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "User cancelled server edit") {
-		t.Errorf("replace result told the model %q", resp)
-	}
-}
-
 func TestCancelRun(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"command", "progress"} {

@@ -47,6 +47,10 @@ type Config struct {
 	// Secrets are values no shell command and no trace may see, such as
 	// the model's API key.
 	Secrets []string
+	// After returns a channel that receives once d has passed, for the
+	// server's bounded waits (a run waiting for the first configuration
+	// pull); nil: time.After. Tests pass a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
@@ -64,6 +68,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 	client protocol.Client
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
@@ -122,6 +127,10 @@ func New(cfg Config) *Server {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.after = cfg.After
+	if s.after == nil {
+		s.after = time.After
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
 		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
