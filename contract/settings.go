@@ -35,8 +35,11 @@ type Settings struct {
 	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	// ClientShowsResults: the client shows how each run ended (from
 	// run_end), so the server sends no window/showMessage for it.
-	ClientShowsResults bool           `json:"clientShowsResults" jsonschema:"the client shows how each run ended from run_end: no window/showMessage for a result or text answer (a plugin sets it)"`
-	CustomActions      []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	ClientShowsResults bool `json:"clientShowsResults" jsonschema:"the client shows how each run ended from run_end: no window/showMessage for a result or text answer (a plugin sets it)"`
+	// Diagnostics says the client sends agentls/diagnostics, so the server
+	// waits for them after an accepted proposal.
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
+	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -66,7 +69,7 @@ var SettingEnums = map[string][]string{
 
 // PluginSettings are the settings a plugin sets for the user, not the user
 // (editor settings pages leave them out).
-var PluginSettings = []string{"events", "clientShowsResults"}
+var PluginSettings = []string{"events", "clientShowsResults", "diagnostics"}
 
 // A setting decodes and checks one key into Settings.
 type setting func(s *Settings, v json.RawMessage) error
@@ -84,6 +87,7 @@ var settingsByKey = map[string]setting{
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
 	"clientShowsResults":  field(func(s *Settings) *bool { return &s.ClientShowsResults }, func(bool) error { return nil }),
+	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 }
 

@@ -136,10 +136,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -313,11 +315,19 @@ export interface Settings {
   events: boolean;
   /** the client shows how each run ended from run_end: no window/showMessage for a result or text answer (a plugin sets it) */
   clientShowsResults: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
     prompt: string;
   }[];
+}
+
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -400,6 +410,11 @@ export const settingsSchema = {
       "description": "the client shows how each run ended from run_end: no window/showMessage for a result or text answer (a plugin sets it)",
       "default": false
     },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
+      "default": false
+    },
     "customActions": {
       "type": "array",
       "items": {
@@ -442,11 +457,12 @@ export const defaultSettings: Readonly<Settings> = {
   "loopDetection": true,
   "events": false,
   "clientShowsResults": false,
+  "diagnostics": false,
   "customActions": []
 };
 
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events","clientShowsResults"];
+export const pluginSettings: readonly string[] = ["events","clientShowsResults","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;

@@ -13,7 +13,7 @@ import {
 export type ReviewMode = 'refactorPreview' | 'diffEditor';
 
 /** The settings a plugin sets for the user (contract.ts's pluginSettings). */
-type PluginKey = 'events' | 'clientShowsResults';
+type PluginKey = 'events' | 'clientShowsResults' | 'diagnostics';
 
 /** ServerSettings are the settings the server reads that the user sets (contract.ts). */
 export type ServerSettings = Omit<ContractSettings, PluginKey>;
@@ -42,6 +42,7 @@ function serverDefaultSettings(): ServerSettings {
   const d: Partial<ContractSettings> = { ...serverDefaults };
   delete d.events;
   delete d.clientShowsResults;
+  delete d.diagnostics;
   return { ...(d as ServerSettings), customActions: [] };
 }
 
