@@ -228,6 +228,23 @@ export class Harness {
     return g;
   }
 
+  /**
+   * chooseSetting sets an enum setting in the Settings editor (User tab), as
+   * a user does, and waits for VS Code to write it.
+   */
+  async chooseSetting(key, title, value) {
+    await this.command('Preferences: Open User Settings');
+    const editor = this.page.locator('.settings-editor');
+    await editor.waitFor();
+    await this.page.keyboard.type(key);
+    const item = editor.locator('.setting-item-contents', { hasText: title }).first();
+    await item.locator('select').selectOption(value);
+    const file = path.join(this.userData, 'User', 'settings.json');
+    await waitFor(`${key} in the User settings`, () => JSON.parse(fs.readFileSync(file, 'utf8'))[key] === value, 10_000);
+    await this.page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'hidden' });
+  }
+
   /** setMachineSettings writes the Machine (Remote) settings of code-server. */
   setMachineSettings(settings) {
     fs.writeFileSync(path.join(this.userData, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));

@@ -233,6 +233,36 @@ scenario(
   },
 );
 
+scenario(
+  'refactor preview: one item per hunk',
+  {
+    files: { 'preview.go': go('func A() {}\n\nfunc B() {}\n\nfunc C() {}\n') },
+    turns: [
+      call('replace', { file_path: 'preview.go', old_string: 'func A() {}\n\nfunc B() {}\n\nfunc C() {}', new_string: 'func Alpha() {}\n\nfunc B() {}\n\nfunc Gamma() {}' }),
+      done('Renamed what the user ticked.'),
+    ],
+  },
+  async (h) => {
+    await h.chooseSetting('agentls.reviewMode', 'Review Mode', 'refactorPreview');
+    await h.openFile('preview.go');
+    await h.command('agentls: Run…');
+    await h.answerInput('rename A and C in preview.go');
+    // VS Code's own Refactor Preview: an item per hunk, whole lines, not
+    // one per changed character.
+    const items = h.page.locator('.monaco-list-row[aria-level="2"]', { has: h.page.locator('.edit-checkbox') });
+    await items.first().waitFor();
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
+      'line 3, replacing func A() {} with func Alpha() {}',
+      'line 7, replacing func C() {} with func Gamma() {}',
+    ]);
+    await items.first().locator('.edit-checkbox').click();
+    await h.page.locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    const run = await h.endedRun('rename A and C in preview.go');
+    assert.match(Harness.toolResults(run, 'replace')[0], /accepted the change to preview\.go with modifications/);
+    await waitFor('preview.go saved', () => h.file('preview.go') === go('func Alpha() {}\n\nfunc B() {}\n\nfunc C() {}\n'));
+  },
+);
+
 scenario('a bad agentls.path in a remote window', {}, async (h) => {
   h.setMachineSettings({ 'agentls.path': '/nonexistent/agentls' });
   await h.clickNotification(/agentls\.path changed/, 'Restart');
