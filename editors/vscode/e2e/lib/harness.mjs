@@ -466,6 +466,18 @@ export class Harness {
 
   // ---- what happened ----
 
+  /** serverRunning tells whether the agentls of AGENTLS_BIN runs as a server. */
+  serverRunning() {
+    const want = `${need('AGENTLS_BIN')}\0serve\0`;
+    return fs.readdirSync('/proc').some((pid) => {
+      try {
+        return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(want);
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  }
+
   /** file reads a workspace file from disk. */
   file(name) {
     return fs.readFileSync(path.join(this.ws, name), 'utf8');

@@ -23,6 +23,7 @@ scenario('activate', {}, async (h) => {
   // The extension is active and its server runs: agentls.path came from the
   // Machine settings, the only place a remote window reads it.
   await h.statusItem().waitFor();
+  await waitFor('agentls serve, started from agentls.path', () => h.serverRunning());
   assert.equal(await h.notificationCount(/cannot start/), 0, 'the server did not start');
   await h.command('agentls: Show runs');
   await h.notification(/no runs yet/).waitFor();
