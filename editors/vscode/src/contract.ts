@@ -2,7 +2,7 @@
 
 import type { Diagnostic, Range } from 'vscode-languageclient/node';
 
-export type EventType = 'run_start' | 'turn_start' | 'thought' | 'text' | 'tool_call' | 'approval_requested' | 'approval_decided' | 'edit_proposed' | 'edit_decided' | 'tool_result' | 'subagent_start' | 'subagent_activity' | 'subagent_end' | 'compressed' | 'model_routed' | 'usage' | 'retry' | 'turn_end' | 'run_end';
+export type EventType = 'run_start' | 'turn_start' | 'thought' | 'text' | 'tool_call' | 'approval_requested' | 'approval_decided' | 'edit_proposed' | 'edit_decided' | 'tool_result' | 'subagent_start' | 'subagent_activity' | 'subagent_end' | 'compressed' | 'model_routed' | 'usage' | 'retry' | 'warning' | 'turn_end' | 'run_end';
 
 export type StopReason = 'goal' | 'timeout' | 'max_turns' | 'aborted' | 'error' | 'no_complete_task' | 'loop';
 
@@ -55,6 +55,10 @@ export interface Event {
     command?: string;
     dir?: string;
     description?: string;
+    server?: string;
+    serverTool?: string;
+    /** any JSON value */
+    args?: unknown;
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
@@ -204,6 +208,10 @@ export interface EventNotification {
     command?: string;
     dir?: string;
     description?: string;
+    server?: string;
+    serverTool?: string;
+    /** any JSON value */
+    args?: unknown;
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
