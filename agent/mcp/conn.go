@@ -119,30 +119,38 @@ func (c *conn) restart(ctx context.Context) (*mcp.ClientSession, error) {
 // start connects to the server and lists its tools, within the server's
 // start timeout, then closes done. It runs as a manager task.
 func (c *conn) start(done chan struct{}) {
-	ctx, cancel := context.WithTimeout(c.m.base, c.m.startTimeout(c.srv))
-	defer cancel()
+	// The session lives on the context it connects with (an SSE stream is
+	// a request on it): the timeout ends the start, not the session.
+	ctx, cancel := context.WithCancel(c.m.base)
+	timeout := c.m.startTimeout(c.srv)
+	timer := time.AfterFunc(timeout, cancel)
 	s, proc, tools, err := c.connect(ctx)
+	timedOut := !timer.Stop()
 	c.mu.Lock()
 	defer func() {
 		c.starting = nil
 		close(done)
 		c.mu.Unlock()
 	}()
-	if err == nil && c.closed {
+	switch {
+	case c.closed || c.m.base.Err() != nil:
 		err = errClosed
+	case timedOut:
+		err = fmt.Errorf("no answer within %v", timeout)
 	}
 	if err != nil {
+		cancel()
 		if s != nil || proc != nil {
 			c.m.tasks.Go(func() { shut(s, proc) })
-		}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("no answer within %v", c.m.startTimeout(c.srv))
 		}
 		c.failed = c.withStderr(err)
 		return
 	}
 	c.session, c.proc, c.tools, c.stale, c.failed, c.exit = s, proc, tools, false, nil, ""
-	c.m.tasks.Go(func() { c.watch(s, proc) })
+	c.m.tasks.Go(func() {
+		defer cancel()
+		c.watch(s, proc)
+	})
 }
 
 // connect starts the server, or reaches it, and lists its tools.
