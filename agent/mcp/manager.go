@@ -144,6 +144,10 @@ func (m *Manager) conn(folder string, srv Server) (*conn, error) {
 	return c, nil
 }
 
+// Once reports whether msg is new to this manager, and remembers it: a
+// problem with the servers is reported once, not on every run.
+func (m *Manager) Once(msg string) bool { return m.once(msg) }
+
 // once reports whether msg is new: a warning is given once.
 func (m *Manager) once(msg string) bool {
 	m.mu.Lock()
