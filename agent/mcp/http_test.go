@@ -75,7 +75,7 @@ func TestHTTPAndSSE(t *testing.T) {
 	}
 	for _, name := range []string{"mcp_h_greet", "mcp_s_greet"} {
 		res := callTool(t, toolNamed(t, ts, name), `{"name": "Ada"}`)
-		if res.IsError || res.Output != `structured content: {"greeting":"hello, Ada"}` {
+		if res.IsError || res.Output != `{"greeting":"hello, Ada"}` {
 			t.Errorf("%s: %+v", name, res)
 		}
 	}
@@ -95,7 +95,7 @@ func TestHTTPAndSSE(t *testing.T) {
 	c, _ := m.conn("/ws", servers[0])
 	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.stale }, "the tool list change")
 	ts = m.Toolset(t.Context(), "/ws", servers, nil)
-	if res := callTool(t, toolNamed(t, ts, "mcp_h_wave"), `{"name": "Ada"}`); res.Output != `structured content: {"greeting":"👋 Ada"}` {
+	if res := callTool(t, toolNamed(t, ts, "mcp_h_wave"), `{"name": "Ada"}`); res.Output != `{"greeting":"👋 Ada"}` {
 		t.Errorf("wave: %+v", res)
 	}
 }

@@ -116,7 +116,7 @@ func TestToolsetDeclaresAndCalls(t *testing.T) {
 		t.Errorf("the server's environment lacks what it should have:\n%s", env)
 	}
 	res := callTool(t, toolNamed(t, ts, "mcp_my_db_mixed"), `{}`)
-	wantMixed := "structured content: {\"temperature\":21}\n[an image (image/png, 5 bytes): not shown to the model]\n" +
+	wantMixed := "{\"temperature\":21}\n[an image (image/png, 5 bytes): not shown to the model]\n" +
 		"[a link to the resource file:///tmp/report.pdf (report): not fetched]\n[the resource mem://notes (text/plain), 12 bytes: not inlined]"
 	if res.Output != wantMixed {
 		t.Errorf("mixed: %q, want %q", res.Output, wantMixed)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -17,14 +18,19 @@ import (
 const MaxOutput = 64 << 10
 
 // result turns what a server's tool returned into what the model reads:
-// its text; its structured content as JSON (a text block that only repeats
-// it is left out); images, audio and resources named but not inlined; an
-// error result as an error. At most MaxOutput bytes, with a note of what
-// was cut.
+// its text; its structured content as JSON, unless its text already says
+// it (servers send both, the text for clients like this one); images,
+// audio and resources named but not inlined; an error result as an error.
+// At most MaxOutput bytes, with a note of what was cut.
 func result(server, tool string, res *mcp.CallToolResult) agent.Result {
-	var parts []string
+	var parts, texts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, t.Text)
+		}
+	}
 	var structured any
-	if res.StructuredContent != nil {
+	if res.StructuredContent != nil && !covered(res.StructuredContent, texts) {
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			structured = res.StructuredContent
 			parts = append(parts, "structured content: "+string(b))
@@ -76,6 +82,28 @@ func named(name, mime string) string {
 		return ""
 	}
 	return " (" + strings.Join(ps, ", ") + ")"
+}
+
+// covered reports whether the text blocks of a result say all its
+// structured content holds: one of them is it as JSON, or it is an object
+// of strings that are text blocks.
+func covered(structured any, texts []string) bool {
+	for _, t := range texts {
+		if sameJSON(t, structured) {
+			return true
+		}
+	}
+	m, ok := structured.(map[string]any)
+	if !ok || len(m) == 0 {
+		return false
+	}
+	for _, v := range m {
+		s, ok := v.(string)
+		if !ok || !slices.Contains(texts, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameJSON reports whether text is v as JSON.
