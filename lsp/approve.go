@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/workspace"
 )
@@ -118,6 +119,11 @@ func (a *approver) keepGoing(ctx context.Context, ap agent.Approval) (bool, erro
 // model said the command is for.
 func (a *approver) question(ap agent.Approval) string {
 	var b strings.Builder
+	if ap.Server != "" {
+		// The arguments are what is allowed: shown, escaped, up to a
+		// length a message can hold.
+		return mcp.Question(ap, 2000)
+	}
 	if ap.Command != "" {
 		fmt.Fprintf(&b, "Run `%s`", ap.Command)
 		if ap.Dir != "" {

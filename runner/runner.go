@@ -320,7 +320,6 @@ func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 				continue
 			}
 			for _, w := range warnings {
-				r.warn(w)
 				wev := warning(ev, w, r.now())
 				if r.trace != nil {
 					r.trace.Event(wev)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 )
 
@@ -32,8 +33,12 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		return t.keepGoing(ctx, ap)
 	}
 	what := "use " + ap.Tool
-	if ap.Command != "" {
+	switch {
+	case ap.Command != "":
 		what = fmt.Sprintf("run `%s` in %s", firstLine(ap.Command), ap.Dir)
+	case ap.Server != "":
+		q := mcp.Question(ap, 300) // d shows the arguments whole
+		what = "a" + strings.TrimSuffix(strings.TrimPrefix(q, "A"), "?")
 	}
 	if t.yes {
 		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands need a rule in .agentls/policy.toml or an answer on the terminal)"))
@@ -93,6 +98,9 @@ func (t *termApprover) keepGoing(ctx context.Context, ap agent.Approval) (bool, 
 // details shows an approval in full; the printer's lock is held.
 func (t *termApprover) details(ap agent.Approval, prefixes []string) {
 	t.p.line("  tool:    %s", ap.Tool)
+	if ap.Server != "" {
+		t.p.line("  %s", mcp.Question(ap, 0))
+	}
 	if ap.Command != "" {
 		t.p.line("  command: %s", strings.ReplaceAll(ap.Command, "\n", "\n           "))
 		t.p.line("  folder:  %s", ap.Dir)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/trace"
 )
 
 // printer shows a run's events on a terminal. Events come from the run's
@@ -108,7 +109,7 @@ func (p *printer) show(ev agent.Event, indent string) {
 			p.line("%s  %s", indent, p.paint(red, "✗ "+firstLine(ev.Result.Output)))
 		case ev.Result.Display != "":
 			note := ""
-			if p.replay && ev.Call.Name == "run_shell_command" {
+			if p.replay && trace.IsSideEffecting(ev.Call.Name) {
 				note = " (recorded; not run)"
 			}
 			p.line("%s  %s", indent, p.paint(dim, "✓ "+ev.Result.Display+note))
@@ -140,6 +141,8 @@ func (p *printer) show(ev agent.Event, indent string) {
 	case agent.EventCompressed:
 		c := ev.Compressed
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· history compressed (%s): %d → %d tokens", c.Method, c.Before, c.After)))
+	case agent.EventWarning:
+		p.line("%s%s", indent, p.paint(red, "⚠ "+ev.Text))
 	case agent.EventRetry:
 		r := ev.Retry
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· %s: %s", r.Summary(), firstLine(r.Error))))
