@@ -277,7 +277,15 @@ func TestRunWorkspaceServers(t *testing.T) {
 	}
 
 	// Trusted: the server starts, without trust.
-	if err := os.WriteFile(filepath.Join(b.user, "trusted-folders"), []byte(b.root+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(policy.WorkspaceFile(b.root), []byte("# no rules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng := b.engine()
+	st, err := eng.TrustState(b.root)
+	if err == nil {
+		err = eng.Trust(b.root, st.Hash)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	b.ask.yes = []bool{true}
@@ -308,7 +316,7 @@ func TestSubagentListsMCPTools(t *testing.T) {
 		geminitest.Reply(geminitest.Call("greeter", map[string]any{"objective": "greet Ada"})),
 		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "greeted"})),
 		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
-	agents := filepath.Join(b.root, ".agentls", "agents")
+	agents := filepath.Join(b.user, "agents") // a workspace's agents only read and plan
 	os.MkdirAll(agents, 0o755)
 	os.WriteFile(filepath.Join(agents, "greeter.md"), []byte("---\nname: greeter\ndescription: Greets.\ntools: [read_file, mcp_go_greet]\n---\nYou greet.\n"), 0o644)
 	b.ask.yes = []bool{true} // a custom agent asks

@@ -74,19 +74,24 @@ func TestMCPNameRuleErrors(t *testing.T) {
 
 func TestTrustsFolder(t *testing.T) {
 	t.Parallel()
-	e, ws := engine(t, "", "")
+	e, ws := engine(t, "", "# the team's rules\n")
 	p := e.WithMode(ModeDefault)
 	if p.TrustsFolder(ws) {
 		t.Fatal("a new folder is trusted")
 	}
-	e.mu.Lock()
-	err := e.trust(ws)
-	e.mu.Unlock()
+	st, err := e.TrustState(ws)
+	if err == nil {
+		err = e.Trust(ws, st.Hash)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !p.TrustsFolder(ws + "/") {
 		t.Error("a trusted folder is not")
+	}
+	write(t, WorkspaceFile(ws), "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\n")
+	if p.TrustsFolder(ws) {
+		t.Error("a folder is trusted after its policy file changed")
 	}
 	if (Policy{}).TrustsFolder(ws) {
 		t.Error("a policy without an engine trusts")

@@ -140,10 +140,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -151,6 +153,7 @@ export interface ApprovalsResult {
     name?: string;
     toolName?: string[];
     subagent?: string;
+    mcpName?: string;
     argsPattern?: string;
     commandPrefix?: string[];
     commandRegex?: string;
@@ -319,6 +322,8 @@ export interface Settings {
   loopDetection: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
@@ -351,6 +356,12 @@ export interface Settings {
     /** not these tools of the server; wins over includeTools */
     excludeTools?: string[];
   }>;
+}
+
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -426,6 +437,11 @@ export const settingsSchema = {
     "events": {
       "type": "boolean",
       "description": "send agentls/event notifications (plugins turn it on)",
+      "default": false
+    },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
       "default": false
     },
     "customActions": {
@@ -548,12 +564,15 @@ export const defaultSettings: Readonly<Settings> = {
   "shellTimeoutSeconds": 0,
   "loopDetection": true,
   "events": false,
+  "diagnostics": false,
   "customActions": [],
   "mcpServers": {}
 };
 
+export type PluginSetting = 'events' | 'diagnostics';
+
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events"];
+export const pluginSettings: readonly PluginSetting[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;
