@@ -5,20 +5,15 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/agent/policy"
 )
 
-// Variables that hold secrets, by their name: the shell's filter.
-var (
-	secretSuffixes = []string{"_KEY", "_KEYS", "_TOKEN", "_TOKENS", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_CREDENTIALS"}
-	secretNames    = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "GOOGLE_APPLICATION_CREDENTIALS"}
-)
-
-// secretVar reports whether the variable name=value holds a secret: by its
-// name, or because its value holds one of secrets.
+// secretVar reports whether the variable name=value holds a secret: by the
+// one filter shell commands and traces use (policy.SecretVar), or because
+// its value holds one of secrets.
 func secretVar(name, value string, secrets []string) bool {
-	up := strings.ToUpper(name)
-	return slices.Contains(secretNames, up) ||
-		slices.ContainsFunc(secretSuffixes, func(s string) bool { return strings.HasSuffix(up, s) }) ||
+	return policy.SecretVar(name, value) ||
 		slices.ContainsFunc(secrets, func(s string) bool { return len(s) >= 8 && strings.Contains(value, s) })
 }
 
