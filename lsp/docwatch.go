@@ -35,23 +35,23 @@ func (w *docWatch) next() <-chan struct{} {
 }
 
 // settle waits until the editor's buffer of path holds want, or timeout
-// passes, or ctx ends. It returns the buffer's text and whether the buffer
-// is open; settled reports that the text is want.
-func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, open, settled bool) {
+// passes, or ctx ends. It returns the buffer's text and version and whether
+// the buffer is open; settled reports that the text is want.
+func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, version int32, open, settled bool) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		changed := s.docs.next()
-		text, _, open = ws.Buffer(path)
+		text, version, open = ws.Buffer(path)
 		if open && text == want {
-			return text, true, true
+			return text, version, true, true
 		}
 		select {
 		case <-changed:
 		case <-timer.C:
-			return text, open, false
+			return text, version, open, false
 		case <-ctx.Done():
-			return text, open, false
+			return text, version, open, false
 		}
 	}
 }

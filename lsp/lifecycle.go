@@ -27,6 +27,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, fmt.Errorf("%w: workspace folders: %v", errInvalidParams, err)
 	}
 	caps := readCaps(params.Capabilities)
+	caps.quirks = quirksOf(params.ClientInfo, caps.plugin)
 
 	s.mu.Lock()
 	s.state = stateRunning
@@ -36,7 +37,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.config.initOpts = json.RawMessage(params.InitializationOptions)
 	s.mu.Unlock()
 	s.applySettings(ctx)
-	s.log.Info("initialized", "client", params.ClientInfo.Name, "roots", ws.Roots(), "encoding", caps.encoding.Kind())
+	version, _ := params.ClientInfo.Version.Get()
+	s.log.Info("initialized", "client", params.ClientInfo.Name, "version", version, "plugin", caps.plugin,
+		"quirks", fmt.Sprintf("%+v", caps.quirks), "roots", ws.Roots(), "encoding", caps.encoding.Kind())
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	return &protocol.InitializeResult{
@@ -73,6 +76,7 @@ func (s *Server) Exit(ctx context.Context) error {
 	if s.lifecycle() == stateShutdown {
 		code = 0
 	}
+	s.exit() // before waiting: runs must not wait for answers no one can read now
 	s.runs.cancelAll()
 	if s.cfg.Exit != nil {
 		s.runs.wait()
@@ -112,7 +116,7 @@ func initialRoots(p *protocol.InitializeParams) []string {
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
-	caps := clientCaps{encoding: edits.UTF16}
+	caps := clientCaps{encoding: edits.UTF16, plugin: hasPlugin(c)}
 	if c.General != nil && slices.Contains(c.General.PositionEncodings, protocol.PositionEncodingKindUTF8) {
 		caps.encoding = edits.UTF8
 	}

@@ -109,7 +109,7 @@ func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.
 		return ds, nil
 	}
 	p := &proposal{s: s, r: r, files: fcs}
-	if !r.autoEdit() && !r.spec.caps.changeAnnotations {
+	if !r.autoEdit() && !r.spec.caps.confirms() {
 		yes, reason, err := p.ask(ctx)
 		if err != nil {
 			return nil, err

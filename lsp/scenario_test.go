@@ -60,8 +60,11 @@ func TestScenarios(t *testing.T) {
 // scenarioFlags are a scenario's settings.
 type scenarioFlags struct {
 	// Client is the capability preset: full (VS Code-like, the default),
-	// nvim07, eglot or minimal.
+	// nvim07, nvim012 (with their clientInfo), eglot or minimal.
 	Client string `json:"client"`
+	// Plugin adds what the agentls plugins declare: documentChanges,
+	// change annotations and experimental.agentls.hunkReview.
+	Plugin bool `json:"plugin"`
 	// Without removes capabilities from the preset: applyEdit,
 	// documentChanges, changeAnnotations, create, workDoneProgress,
 	// showDocument, configuration.

@@ -49,6 +49,15 @@ func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams
 		return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}, nil
 	}
 	for _, u := range plan.order {
+		if a.Late {
+			e.mu.Lock()
+			if e.late == nil {
+				e.late = make(map[uri.URI]string)
+			}
+			e.late[u] = plan.texts[u]
+			e.mu.Unlock()
+			continue
+		}
 		e.commit(ctx, u, plan.texts[u], plan.created[u])
 	}
 	if !partial {
@@ -60,6 +69,19 @@ func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams
 		res.Agentls.Files = append(res.Agentls.Files, PartialFile{URI: u, Text: text, RejectedHunks: a.RejectHunks, EditedHunks: sortedKeys(a.EditHunks)})
 	}
 	return res, nil
+}
+
+// Sync tells the server the text a Late edit left in u's buffer, and
+// reports whether there was one.
+func (e *Editor) Sync(ctx context.Context, u uri.URI) bool {
+	e.mu.Lock()
+	text, ok := e.late[u]
+	delete(e.late, u)
+	e.mu.Unlock()
+	if ok {
+		e.commit(ctx, u, text, false)
+	}
+	return ok
 }
 
 // PartialResult is an ApplyWorkspaceEditResult with the agentls extension
