@@ -120,7 +120,8 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 	r := s.newLiveRun(ctx, spec)
 	pol := s.runPolicy(ctx, spec)
 	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol,
-		ShellTimeout: time.Duration(spec.settings.ShellTimeoutSeconds * float64(time.Second))}
+		ShellTimeout: time.Duration(spec.settings.ShellTimeoutSeconds * float64(time.Second)),
+		Unsaved:      r.unsaved}
 	if p := r.proposer(); p != nil {
 		env.Proposer = p
 	}
@@ -170,6 +171,21 @@ func (r *liveRun) systemNote(canPropose bool) string {
 		return "Your changes are staged: the edit tools report them accepted, and later reads see them, but the user reviews all of them together after you call complete_task."
 	}
 	return ""
+}
+
+// unsaved names the files the editor holds with changes not on disk,
+// relative to the run's folder: a shell command sees the disk.
+func (r *liveRun) unsaved() []string {
+	return unsavedNames(r.spec.ws, r.spec.root)
+}
+
+func unsavedNames(ws *workspace.Workspace, root string) []string {
+	paths := ws.Unsaved()
+	f := ws.Folder(root)
+	for i, p := range paths {
+		paths[i] = f.Rel(p)
+	}
+	return paths
 }
 
 func (s *Server) clientCaps() clientCaps {

@@ -38,6 +38,9 @@ type Env struct {
 	// Secrets are values shell commands must never see, such as the model's
 	// API key: variables holding them are taken out of the environment.
 	Secrets []string
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which a shell command will not see; nil: none (no editor).
+	Unsaved func() []string
 }
 
 // PathPolicy decides whether a tool may use a secret-looking file; path is
