@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -51,10 +52,10 @@ const closedSettle = 500 * time.Millisecond
 func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	caps := p.r.spec.caps
 	annotate := p.annotated()
-	var fcs []edits.FileChange
+	var fcs []lspedit.FileChange
 	creates := false
 	for _, f := range p.files {
-		fc := edits.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
+		fc := lspedit.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
 		if f.create && caps.canCreate() {
 			fc.Create, creates = true, true
 		}
@@ -66,7 +67,7 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 				return nil, errors.New("the editor cannot create files (it supports neither documentChanges nor the create resource operation)")
 			}
 		}
-		m, err := edits.ChangesMap(fcs, caps.encoding)
+		m, err := lspedit.ChangesMap(fcs, caps.encoding)
 		if err != nil {
 			return nil, err
 		}
@@ -74,13 +75,13 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	}
 	we := &protocol.WorkspaceEdit{}
 	for i, fc := range fcs {
-		one, err := edits.WorkspaceEdit([]edits.FileChange{fc}, edits.Options{
+		one, err := lspedit.WorkspaceEdit([]lspedit.FileChange{fc}, lspedit.Options{
 			Encoding:          caps.encoding,
 			Label:             p.annotationLabel(p.files[i]),
 			NeedsConfirmation: annotate,
 			AnnotationID:      fmt.Sprintf("agentls-%d", i+1),
 		})
-		if errors.Is(err, edits.ErrNoChange) {
+		if errors.Is(err, lspedit.ErrNoChange) {
 			continue
 		}
 		if err != nil {
@@ -261,11 +262,11 @@ func lacksChange(old, want, text string) bool {
 	if text == old {
 		return true
 	}
-	merged, ok := rebase(old, want, text)
+	merged, ok := edits.Rebase(old, want, text)
 	return ok && merged != text
 }
 
-func allHunks(f fileChange, enc edits.Encoding) []int {
+func allHunks(f fileChange, enc lspedit.Encoding) []int {
 	hs := hunksOf(fileTextEdits(f.old, f.new, enc))
 	idx := make([]int, len(hs))
 	for i := range idx {

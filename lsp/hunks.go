@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 // A hunk is a group of consecutive TextEdits of one TextDocumentEdit whose
@@ -36,8 +37,8 @@ func hunksOf(tes []protocol.TextEdit) []hunk {
 
 // fileTextEdits returns the text edits the server sends for a change of old
 // to new: the edits hunks are counted over.
-func fileTextEdits(old, new string, enc edits.Encoding) []protocol.TextEdit {
-	tes, err := edits.TextEdits(old, edits.Compute(old, new), enc)
+func fileTextEdits(old, new string, enc lspedit.Encoding) []protocol.TextEdit {
+	tes, err := lspedit.TextEdits(old, edits.Compute(old, new), enc)
 	if err != nil {
 		return nil
 	}
@@ -65,7 +66,7 @@ func describeHunks(hs []hunk, idx []int) string {
 // partialMessage tells the model what the user made of a proposal before
 // accepting it: which hunks were rejected or edited, and what was applied,
 // as a diff against the file before the proposal.
-func partialMessage(name, old, proposed, final string, enc edits.Encoding, rejected, edited []int) string {
+func partialMessage(name, old, proposed, final string, enc lspedit.Encoding, rejected, edited []int) string {
 	hs := hunksOf(fileTextEdits(old, proposed, enc))
 	var b strings.Builder
 	fmt.Fprintf(&b, "The user applied your change to %s only in part.", name)

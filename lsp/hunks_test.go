@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 func TestHunks(t *testing.T) {
@@ -30,7 +30,7 @@ func TestPartialMessage(t *testing.T) {
 	old := "func A() {}\n\nfunc B() {}\n"
 	proposed := "func Alpha() {}\n\nfunc Beta() {}\n"
 	final := "func Alpha() {}\n\nfunc B() {}\n"
-	msg := partialMessage("x.go", old, proposed, final, edits.UTF16, []int{1}, nil)
+	msg := partialMessage("x.go", old, proposed, final, lspedit.UTF16, []int{1}, nil)
 	for _, want := range []string{"Rejected: hunk 2 of 2 (line 3)", "-func A() {}", "+func Alpha() {}", "Read the file again"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message lacks %q:\n%s", want, msg)

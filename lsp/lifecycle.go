@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -116,9 +116,9 @@ func initialRoots(p *protocol.InitializeParams) []string {
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
-	caps := clientCaps{encoding: edits.UTF16, plugin: hasPlugin(c)}
+	caps := clientCaps{encoding: lspedit.UTF16, plugin: hasPlugin(c)}
 	if c.General != nil && slices.Contains(c.General.PositionEncodings, protocol.PositionEncodingKindUTF8) {
-		caps.encoding = edits.UTF8
+		caps.encoding = lspedit.UTF8
 	}
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)

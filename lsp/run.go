@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -66,7 +66,7 @@ func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.Prog
 // taskFor builds the agent's task from the command's arguments: the file, the
 // selected text and the diagnostics in scope, with the prompt's ${…}
 // expanded. The run's root is the workspace folder that holds the file.
-func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.Task, string, error) {
+func taskFor(ws *workspace.Workspace, args RunArgs, enc lspedit.Encoding) (agent.Task, string, error) {
 	task := agent.Task{}
 	root := ws.Roots()[0]
 	var vars templateVars
@@ -88,7 +88,7 @@ func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.T
 			return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
 		}
 		if args.Range != nil {
-			start, end, err := edits.NewMapper(f.Text).RangeOffsets(*args.Range, enc)
+			start, end, err := lspedit.NewMapper(f.Text).RangeOffsets(*args.Range, enc)
 			if err != nil {
 				return task, "", fmt.Errorf("%w: range: %v", errInvalidParams, err)
 			}

@@ -15,7 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -91,7 +91,7 @@ const (
 
 // clientCaps is what the server uses of the client's capabilities.
 type clientCaps struct {
-	encoding          edits.Encoding
+	encoding          lspedit.Encoding
 	workDoneProgress  bool
 	applyEdit         bool
 	documentChanges   bool
