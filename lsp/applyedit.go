@@ -206,13 +206,17 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, dea
 		return agent.Decision{Outcome: agent.OutcomeApplied}
 	}
 	final := want
-	moved := open && (!f.open || f.version == nil || version != *f.version)
+	// A later version of a buffer that was open when the edit went out is
+	// the client's report of it; a didOpen of a file it was not may come
+	// before it edits it.
+	moved := open && f.open && f.version != nil && version != *f.version
 	switch {
 	case settled:
 	case !open:
 		// The client applied it to a file it has not opened (or closed it
-		// since): nothing to check.
+		// since): its word until it reports the file.
 		p.s.log.Debug("applied edit not verified: the file is not open in the editor", "file", f.name)
+		p.s.applied.set(f.path, want)
 	case !moved && p.r.spec.caps.quirks.skipsStaleSilently:
 		p.s.log.Warn("the editor answered applied, but the buffer did not change", "file", f.name)
 		return agent.Decision{Outcome: agent.OutcomeFailed,
@@ -220,6 +224,7 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, dea
 	case !moved:
 		// The editor has not reported its buffer since: take its word.
 		p.s.log.Debug("the editor has not reported the edited buffer yet", "file", f.name)
+		p.s.applied.set(f.path, want)
 	case lacksChange(f.old, want, text):
 		p.s.log.Warn("the editor answered applied, but its buffer does not have the change", "file", f.name, "annotated", p.annotated())
 		if p.annotated() {

@@ -104,7 +104,7 @@ func (a *approver) question(ap agent.Approval) string {
 		fmt.Fprintf(&b, "\n%s", shorten(d, 300))
 	}
 	if ap.Command != "" {
-		if names := unsavedNames(a.ws, a.root); len(names) > 0 {
+		if names := a.s.unsavedNames(a.ws, a.root); len(names) > 0 {
 			fmt.Fprintf(&b, "\nUnsaved in the editor, not seen by the command: %s.", strings.Join(names, ", "))
 		}
 	}

@@ -27,6 +27,16 @@ func (w *docWatch) notify() {
 	w.changed = make(chan struct{})
 }
 
+// docReported is called for every didOpen (opened), didChange and
+// didClose of path: edits the client answered applied are its word no
+// longer once it reports the file, and waiters wake.
+func (s *Server) docReported(path string, opened bool) {
+	if ws := s.workspace(); ws != nil {
+		s.applied.reported(ws, path, opened)
+	}
+	s.docs.notify()
+}
+
 // next returns a channel closed at the next change.
 func (w *docWatch) next() <-chan struct{} {
 	w.mu.Lock()

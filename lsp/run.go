@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -176,11 +178,20 @@ func (r *liveRun) systemNote(canPropose bool) string {
 // unsaved names the files the editor holds with changes not on disk,
 // relative to the run's folder: a shell command sees the disk.
 func (r *liveRun) unsaved() []string {
-	return unsavedNames(r.spec.ws, r.spec.root)
+	return r.s.unsavedNames(r.spec.ws, r.spec.root)
 }
 
-func unsavedNames(ws *workspace.Workspace, root string) []string {
+// unsavedNames names the open buffers that differ from the disk, and the
+// files the editor answered it edited whose text is not the disk's,
+// relative to root.
+func (s *Server) unsavedNames(ws *workspace.Workspace, root string) []string {
 	paths := ws.Unsaved()
+	for p, text := range s.applied.all() {
+		if disk, err := os.ReadFile(p); (err != nil || string(disk) != text) && !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
 	f := ws.Folder(root)
 	for i, p := range paths {
 		paths[i] = f.Rel(p)

@@ -73,10 +73,11 @@ type Server struct {
 	config   configState
 	closing  bool // set when the connection ends: no new background work
 
-	runs  runs
-	files fileLocks
-	docs  docWatch
-	tasks sync.WaitGroup // background work other than runs (configuration pulls)
+	runs    runs
+	files   fileLocks
+	docs    docWatch
+	applied appliedEdits   // applied:true, not reported yet (applied.go)
+	tasks   sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
 }

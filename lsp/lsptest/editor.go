@@ -73,7 +73,7 @@ type Editor struct {
 	changed *sync.Cond // signalled whenever something is recorded
 	caps    protocol.ClientCapabilities
 	docs    map[uri.URI]*doc
-	late    map[uri.URI]string // texts of Late edits not told yet
+	late    map[uri.URI]lateEdit // buffers of Late edits not told yet
 	log     []Message          // everything the server sent, in order
 	closed  bool
 }
