@@ -74,7 +74,7 @@ type Editor struct {
 	caps    protocol.ClientCapabilities
 	docs    map[uri.URI]*doc
 	late    map[uri.URI]lateEdit // buffers of Late edits not told yet
-	log     []Message          // everything the server sent, in order
+	log     []Message            // everything the server sent, in order
 	closed  bool
 }
 
