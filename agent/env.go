@@ -70,8 +70,11 @@ type Proposer interface {
 	Propose(ctx context.Context, c Change) (Decision, error)
 }
 
-// An Approval asks the user to allow one risky action.
+// An Approval asks the user to allow one risky action, or, with Kind
+// ApprovalLoop, whether a run whose model repeats itself should go on.
 type Approval struct {
+	// Kind is "" for a tool call, ApprovalLoop for the loop question.
+	Kind        string `json:"kind,omitempty"`
 	Tool        string `json:"tool"`
 	Command     string `json:"command,omitempty"`
 	Dir         string `json:"dir,omitempty"`
@@ -83,6 +86,12 @@ type Approval struct {
 	// answer (the run was cancelled); Allowed is then false.
 	Withdrawn bool `json:"withdrawn,omitempty"`
 }
+
+// ApprovalLoop is the Kind of the question a run asks when its model keeps
+// repeating itself after a warning: allowed means keep going, denied means
+// stop. Its Description says what the model repeats and asks; Tool is
+// "loop_detection". An Approver that cannot ask a person answers no.
+const ApprovalLoop = "loop"
 
 // Approver asks the user for permission. Approve blocks until answered or
 // ctx ends; it returns whether the action is allowed.

@@ -14,31 +14,11 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
-
-// applyResult is the client's answer to workspace/applyEdit, with the
-// agentls extension: what the user made of each file when a plugin let them
-// decide hunk by hunk (docs/protocol.md).
-type applyResult struct {
-	Applied       bool    `json:"applied"`
-	FailureReason *string `json:"failureReason,omitempty"`
-	FailedChange  *uint32 `json:"failedChange,omitempty"`
-	Agentls       *struct {
-		Files []clientFile `json:"files"`
-	} `json:"agentls,omitempty"`
-}
-
-// A clientFile is one file of the agentls extension: its final buffer text
-// after the user's partial decision and the hunks rejected or edited.
-type clientFile struct {
-	URI           uri.URI `json:"uri"`
-	Text          *string `json:"text"`
-	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
-	EditedHunks   []int   `json:"editedHunks,omitempty"`
-}
 
 // closedSettle bounds the wait for the didOpen of a file that was not open
 // when its edit was sent.
@@ -79,7 +59,7 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 			Encoding:          caps.encoding,
 			Label:             p.annotationLabel(p.files[i]),
 			NeedsConfirmation: annotate,
-			AnnotationID:      fmt.Sprintf("agentls-%d", i+1),
+			AnnotationID:      contract.AnnotationID(p.r.spec.h.id, int(p.r.annotations.Add(1))),
 		})
 		if errors.Is(err, lspedit.ErrNoChange) {
 			continue
@@ -149,7 +129,7 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 		}
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}), nil
 	}
-	var res applyResult
+	var res contract.ApplyResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: "the editor's answer is not an ApplyWorkspaceEditResult: " + err.Error()}), nil
 	}
@@ -169,7 +149,7 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 }
 
 // clientFile finds f in the agentls extension of the answer.
-func (p *proposal) clientFile(res *applyResult, f fileChange) *clientFile {
+func (p *proposal) clientFile(res *contract.ApplyResult, f fileChange) *contract.ClientFile {
 	if res.Agentls == nil {
 		return nil
 	}
@@ -190,7 +170,7 @@ func (p *proposal) clientFile(res *applyResult, f fileChange) *clientFile {
 // the buffer without the change (a client whose confirmation of an
 // annotated edit cannot say No), or a client known to drop stale edits
 // silently whose buffer never changed.
-func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, deadline time.Time) agent.Decision {
+func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.ClientFile, deadline time.Time) agent.Decision {
 	want := f.new
 	if cf != nil {
 		want = *cf.Text

@@ -43,6 +43,9 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	if err := ctx.Err(); err != nil {
 		return false, err // nothing is asked after a cancel
 	}
+	if ap.Kind == agent.ApprovalLoop {
+		return a.keepGoing(ctx, ap)
+	}
 	prefixes := policy.Prefixes(ap.Command)
 	actions := []protocol.MessageActionItem{{Title: approveOnce}}
 	var always, save string
@@ -85,6 +88,30 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 		return true, nil
 	}
 	return false, nil
+}
+
+// The answers of the loop question.
+const (
+	loopKeepGoing = "Keep going"
+	loopStop      = "Stop"
+)
+
+// keepGoing asks whether a run whose model repeats itself goes on; only
+// Keep going says yes.
+func (a *approver) keepGoing(ctx context.Context, ap agent.Approval) (bool, error) {
+	item, err := a.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+		Type:    protocol.MessageTypeWarning,
+		Message: "agentls: " + shorten(ap.Description, 300),
+		Actions: []protocol.MessageActionItem{{Title: loopKeepGoing}, {Title: loopStop}},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		a.s.log.Warn("loop question: the editor did not ask", "err", err)
+		return false, nil
+	}
+	return item != nil && item.Title == loopKeepGoing, nil
 }
 
 // question asks to allow ap: "Run `go test ./...` in /ws?" and what the

@@ -3,6 +3,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"os"
@@ -17,7 +19,6 @@ import (
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -29,17 +30,20 @@ func done() geminitest.Turn {
 	return geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"}))
 }
 
-// runToEnd starts a run in the session and waits for its progress end.
+// runToEnd starts a run in the session and waits for its progress end
+// (not a subagent's).
 func runToEnd(t *testing.T, s *session, prompt string) string {
 	t.Helper()
 	from := len(s.ed.Messages())
-	if _, err := s.ed.Run(t.Context(), map[string]any{"prompt": prompt}); err != nil {
+	id, err := s.ed.Run(t.Context(), map[string]any{"prompt": prompt})
+	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	_, m, err := s.ed.Next(ctx, from, func(m lsptest.Message) bool {
-		return m.Method == protocol.MethodProgress && strings.Contains(string(m.Params), `"kind":"end"`)
+		return m.Method == protocol.MethodProgress && strings.Contains(string(m.Params), `"kind":"end"`) &&
+			strings.Contains(string(m.Params), `"token":"agentls/`+id+`"`)
 	})
 	if err != nil {
 		t.Fatalf("waiting for the run's end: %v", err)
@@ -173,7 +177,7 @@ func TestApprovalsCommand(t *testing.T) {
 		{`{"action":"save","id":"session-9"}`, `no rule \"session-9\"`},
 		{`{"action":"forget"}`, `action \"forget\" is not one of list, revoke, save`},
 	} {
-		_, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandApprovals,
+		_, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandApprovals,
 			Arguments: []protocol.LSPAny{protocol.LSPAny(bad.args)}})
 		var rpcErr *jsonrpc2.Error
 		if !asRPC(err, &rpcErr) || rpcErr.Code != jsonrpc2.InvalidParams || !strings.Contains(rpcErr.Message, strings.ReplaceAll(bad.want, `\"`, `"`)) {
@@ -272,7 +276,7 @@ func TestCancelWhileAsking(t *testing.T) {
 	}
 	<-asked
 	b, _ := json.Marshal(map[string]string{"runId": runID})
-	if _, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+	if _, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 		t.Fatal(err)
 	}
 	if end := s.ed.ProgressEnd(); !strings.Contains(end, "aborted") {
@@ -292,11 +296,11 @@ func approvals(t *testing.T, s *session, args string) []policy.Rule {
 
 func approvalsRaw(t *testing.T, s *session, args []protocol.LSPAny) []policy.Rule {
 	t.Helper()
-	res, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandApprovals, Arguments: args})
+	res, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandApprovals, Arguments: args})
 	if err != nil {
-		t.Fatalf("%s %s: %v", lsp.CommandApprovals, args, err)
+		t.Fatalf("%s %s: %v", contract.CommandApprovals, args, err)
 	}
-	var out lsp.ApprovalsResult
+	var out contract.ApprovalsResult
 	if err := json.Unmarshal(res, &out); err != nil {
 		t.Fatalf("answer %s: %v", res, err)
 	}

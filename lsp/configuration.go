@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"strings"
+
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"sync"
@@ -39,7 +43,7 @@ const configSection = "agentls"
 // problems, unless they were shown already. s.mu must not be held.
 func (s *Server) applySettings(ctx context.Context) {
 	s.mu.Lock()
-	settings := DefaultSettings()
+	settings := contract.DefaultSettings()
 	var problems []string
 	for _, p := range settings.Merge(s.config.initOpts) {
 		problems = append(problems, "initializationOptions: "+p)
@@ -109,11 +113,9 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 // settingsReady waits, briefly, for the first configuration pull, so a run
 // started right after initialize uses the user's settings.
 func (s *Server) settingsReady(ctx context.Context) error {
-	t := time.NewTimer(configWait)
-	defer t.Stop()
 	select {
 	case <-s.config.ready:
-	case <-t.C:
+	case <-s.after(configWait):
 		s.log.Warn("workspace/configuration not answered yet; using the settings known so far")
 	case <-ctx.Done():
 		return ctx.Err()
@@ -131,4 +133,11 @@ func (s *Server) goTask(f func()) bool {
 	}
 	s.tasks.Go(f)
 	return true
+}
+
+// warnSettings tells the user which settings were not understood.
+func (s *Server) warnSettings(ctx context.Context, problems []string) {
+	msg := "agentls: settings ignored: " + strings.Join(problems, "; ")
+	s.log.Warn(msg)
+	s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 }

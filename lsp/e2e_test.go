@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"os"
@@ -41,16 +43,21 @@ func newSession(t testing.TB, turns ...geminitest.Turn) *session {
 // Serve returns.
 func newSessionDone(t testing.TB, turns ...geminitest.Turn) (*session, <-chan struct{}) {
 	t.Helper()
+	return startSession(t, lsp.Config{}, turns...)
+}
+
+// startSession starts a server configured by cfg, with the fake model, a
+// user folder and the version filled in.
+func startSession(t testing.TB, cfg lsp.Config, turns ...geminitest.Turn) (*session, <-chan struct{}) {
+	t.Helper()
 	gem := geminitest.NewServer(t, turns...)
 	userDir := t.TempDir()
-	srv := lsp.New(lsp.Config{
-		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
-			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
-				Getenv: func(string) string { return "" }})
-		},
-		Version:       "test",
-		UserConfigDir: userDir,
-	})
+	cfg.NewModel = func(ctx context.Context, model string) (agent.Model, error) {
+		return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: model,
+			Getenv: func(string) string { return "" }})
+	}
+	cfg.Version, cfg.UserConfigDir = "test", userDir
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -198,53 +205,6 @@ func TestRunProposesEditAndUserAccepts(t *testing.T) {
 	}
 }
 
-func TestRunUserRejects(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	turns := renameTurns()
-	turns[2] = geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "The user declined the rename."}))
-	s := newSession(t, turns...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Reject: true, Reason: "not now"}
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename Hello to Greet", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	if got, _ := s.ed.Buffer(u); got != mainGo {
-		t.Errorf("buffer changed after rejecting:\n%s", got)
-	}
-	reqs := s.gem.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("model calls = %d, want 3", len(reqs))
-	}
-	resp := lastFunctionResponse(t, reqs[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "not now") {
-		t.Errorf("replace result told the model %q", resp)
-	}
-}
-
-func TestRunErrorReplyCountsAsRejection(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	s := newSession(t, renameTurns()...)
-	s.ed.Decide = func(*protocol.ApplyWorkspaceEditParams) lsptest.Answer {
-		return lsptest.Answer{Error: jsonrpc2.NewError(32603, "User cancelled server edit")} // eglot's reply
-	}
-	s.ed.Initialize(ctx, s.root, nil, nil)
-	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
-	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "rename", "uri": u}); err != nil {
-		t.Fatal(err)
-	}
-	s.ed.ProgressEnd()
-	resp := lastFunctionResponse(t, s.gem.Requests()[2])
-	if !strings.Contains(resp, "rejected") || !strings.Contains(resp, "User cancelled server edit") {
-		t.Errorf("replace result told the model %q", resp)
-	}
-}
-
 func TestCancelRun(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"command", "progress"} {
@@ -264,7 +224,7 @@ func TestCancelRun(t *testing.T) {
 			switch how {
 			case "command":
 				b, _ := json.Marshal(map[string]string{"runId": runID})
-				if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+				if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 					t.Fatal(err)
 				}
 			case "progress":
@@ -304,13 +264,13 @@ func TestBadCommands(t *testing.T) {
 	tests := []struct {
 		name, command, args, want string
 	}{
-		{"unknown command", "agentls.nope", `{}`, "unknown command"},
-		{"missing prompt", lsp.CommandRun, `{"uri":"file:///x"}`, "prompt"},
-		{"blank prompt", lsp.CommandRun, `{"prompt":"  "}`, "prompt"},
-		{"wrong type", lsp.CommandRun, `{"prompt":3}`, "agentls.run"},
-		{"file outside workspace", lsp.CommandRun, `{"prompt":"x","uri":"file:///etc/passwd"}`, "outside"},
-		{"non-file uri", lsp.CommandRun, `{"prompt":"x","uri":"untitled:Untitled-1"}`, "untitled"},
-		{"cancel unknown run", lsp.CommandCancel, `{"runId":"main-0"}`, "no running run"},
+		{"unknown command", "agentls.nope", `{}`, `unknown command "agentls.nope" (agentls knows agentls.run, agentls.cancel, agentls.approvals)`},
+		{"missing prompt", contract.CommandRun, `{"uri":"file:///x"}`, "prompt"},
+		{"blank prompt", contract.CommandRun, `{"prompt":"  "}`, "prompt"},
+		{"wrong type", contract.CommandRun, `{"prompt":3}`, "agentls.run"},
+		{"file outside workspace", contract.CommandRun, `{"prompt":"x","uri":"file:///etc/passwd"}`, "outside"},
+		{"non-file uri", contract.CommandRun, `{"prompt":"x","uri":"untitled:Untitled-1"}`, "untitled"},
+		{"cancel unknown run", contract.CommandCancel, `{"runId":"main-0"}`, "no running run"},
 	}
 	for _, tt := range tests {
 		_, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: tt.command, Arguments: []protocol.LSPAny{protocol.LSPAny(tt.args)}})
@@ -375,7 +335,7 @@ func isMethod(method string) func(lsptest.Message) bool {
 
 func isEvent(typ string) func(lsptest.Message) bool {
 	return func(m lsptest.Message) bool {
-		return m.Method == lsp.MethodEvent && strings.Contains(string(m.Params), `"type":"`+typ+`"`)
+		return m.Method == contract.MethodEvent && strings.Contains(string(m.Params), `"type":"`+typ+`"`)
 	}
 }
 

@@ -3,6 +3,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,7 +51,7 @@ func holdRequests(t *testing.T, ed *lsptest.Editor, method string) {
 func cancelRun(t *testing.T, ed *lsptest.Editor, runID string) {
 	t.Helper()
 	b, _ := json.Marshal(map[string]string{"runId": runID})
-	if _, err := ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+	if _, err := ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 		t.Fatalf("agentls.cancel: %v", err)
 	}
 }
@@ -76,10 +78,15 @@ func TestUnansweredRequests(t *testing.T) {
 		t.Run(tt.method, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			s := newSession(t, tt.turns...)
+			clock := newFakeClock()
+			s, _ := startSession(t, lsp.Config{After: clock.After}, tt.turns...)
 			holdRequests(t, s.ed, tt.method)
 			s.ed.Initialize(ctx, s.root, nil, map[string]any{"events": true})
 			u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
+			if tt.method == protocol.MethodWorkspaceConfiguration {
+				// The run waits for the pull; two seconds pass.
+				go clock.fire(2 * time.Second)
+			}
 			runID, err := s.ed.Run(ctx, map[string]any{"prompt": "rename Hello to Greet", "uri": u})
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,13 +13,6 @@ import (
 
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
-)
-
-// Commands the server executes.
-const (
-	CommandRun       = "agentls.run"
-	CommandCancel    = "agentls.cancel"
-	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules
 )
 
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -48,7 +43,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			TextDocumentSync:   &protocol.TextDocumentSyncOptions{OpenClose: ptr(true), Change: &sync},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: codeActionKinds()},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRun, CommandCancel, CommandApprovals},
+				Commands: slices.Clone(contract.Commands),
 			},
 			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 				Supported: ptr(true), ChangeNotifications: protocol.Boolean(true),

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"strings"
@@ -14,18 +16,19 @@ import (
 // numbering, its subagents' progress and, with confirm: run, its staged
 // changes.
 type liveRun struct {
-	s        *Server
-	spec     runSpec
-	prog     *progress
-	stage    *stage          // confirm: run; nil otherwise
-	proposal *ProposalReport // the stage's last proposal
-	refusals int             // proposals of the stage the user turned down
-	maxTurns int
-	seq      atomic.Int64 // agentls/event numbering
-	turn     atomic.Int64 // the turn of the last event
-	diffs    atomic.Int64 // diffs shown, to name their files
-	proposed atomic.Bool  // a change was proposed: the result is not a text answer
-	runEnd   agent.Event  // the harness's run_end, forwarded once the run is finished
+	s           *Server
+	spec        runSpec
+	prog        *progress
+	stage       *stage                   // confirm: run; nil otherwise
+	proposal    *contract.ProposalReport // the stage's last proposal
+	refusals    int                      // proposals of the stage the user turned down
+	maxTurns    int
+	seq         atomic.Int64 // agentls/event numbering
+	annotations atomic.Int64 // change annotations sent, to number their ids
+	turn        atomic.Int64 // the turn of the last event
+	diffs       atomic.Int64 // diffs shown, to name their files
+	proposed    atomic.Bool  // a change was proposed: the result is not a text answer
+	runEnd      agent.Event  // the harness's run_end, forwarded once the run is finished
 
 	subs map[string]*subagentRun // by subagent run id; the drive goroutine's only
 }
@@ -37,14 +40,18 @@ type subagentRun struct {
 	prog *progress
 }
 
-func (s *Server) newLiveRun(ctx context.Context, spec runSpec) *liveRun {
+func (s *Server) newLiveRun(spec runSpec) *liveRun {
 	r := &liveRun{s: s, spec: spec, subs: make(map[string]*subagentRun)}
-	r.prog = s.beginProgress(ctx, spec.token, "agentls/"+spec.h.id, "agentls: "+r.title(),
-		func(key string) { s.runs.setToken(spec.h, key) })
 	if spec.settings.Confirm == "run" && r.canPropose() {
 		r.stage = newStage(spec.ws)
 	}
 	return r
+}
+
+// begin begins the run's progress.
+func (r *liveRun) begin(ctx context.Context) {
+	r.prog = r.s.beginProgress(ctx, r.spec.token, "agentls/"+r.spec.h.id, "agentls: "+r.title(),
+		func(key string) { r.s.runs.setToken(r.spec.h, key) })
 }
 
 // title is the run's short name.
@@ -57,7 +64,7 @@ func (r *liveRun) title() string {
 
 // canPropose reports whether the run may change files at all.
 func (r *liveRun) canPropose() bool {
-	return r.spec.caps.applyEdit && r.spec.settings.ApprovalMode != "plan" && r.spec.args.Action != ActionExplain
+	return r.spec.caps.applyEdit && r.spec.settings.ApprovalMode != "plan" && r.spec.args.Action != contract.ActionExplain
 }
 
 // fs is the run's view of the files: the overlay, under its staged changes
@@ -90,7 +97,7 @@ func (r *liveRun) event(ctx context.Context, ev agent.Event) {
 	case agent.EventEditDecided:
 		if r.stage != nil && ev.Edit != nil && ev.Edit.Outcome == agent.OutcomeStaged {
 			e := *ev.Edit
-			e.Outcome = OutcomeStaged
+			e.Outcome = contract.OutcomeStaged
 			ev.Edit = &e
 		}
 	case agent.EventSubagentStart, agent.EventSubagentActivity, agent.EventSubagentEnd:
@@ -183,6 +190,10 @@ func reportMessage(ev agent.Event, staged bool) string {
 		return fmt.Sprintf("Change to %s %s", ev.Edit.Name, ev.Edit.Outcome)
 	case agent.EventApprovalRequested:
 		return "Waiting for your approval"
+	case agent.EventRetry:
+		if ev.Retry != nil {
+			return ev.Retry.Summary() // "model overloaded, retrying in 12 s"
+		}
 	case agent.EventSubagentActivity:
 		if ev.Inner == nil || ev.Subagent == nil {
 			return ""
@@ -209,7 +220,7 @@ func endMessage(end *agent.RunEnd) string {
 // finish ends the run: the staged proposal (confirm: run), run_end, the
 // answer, and the progress end, always last.
 func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
-	var prop *ProposalReport
+	var prop *contract.ProposalReport
 	if r.stage != nil {
 		prop = r.proposal
 		if end.Reason != agent.StopGoal {

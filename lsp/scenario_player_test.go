@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +14,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -31,7 +32,8 @@ import (
 //	sync <file>                    send the didChange a late edit held back
 //	applyEdit reject <reason>
 //	applyEdit error <code> <message>
-//	applyEdit partial [reject=1,2] [edit=0:<text>]
+//	applyEdit partial [reject=1,2] [edit=3:<text>]  hunks numbered from 1, as
+//	                               users and the model see them
 //	showMessageRequest <title>|dismiss|hold
 //	showMessageRequest error <code> <message>
 //
@@ -272,7 +274,7 @@ func (p *player) wait(ctx context.Context, w []string) error {
 	case len(w) == 2 && w[0] == "event":
 		typ, inner, _ := strings.Cut(w[1], "/") // subagent_activity/thought: a subagent's thought
 		ok = func(m lsptest.Message) bool {
-			if m.Method != lsp.MethodEvent {
+			if m.Method != contract.MethodEvent {
 				return false
 			}
 			e := eventOf(m)
@@ -302,7 +304,7 @@ func (p *player) cancel(ctx context.Context, w []string) error {
 		b, _ := json.Marshal(map[string]string{"runId": id})
 		// The run may end (and the steps' ctx with it) before the answer
 		// comes back: the answer is not waited for on ctx.
-		_, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}})
+		_, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}})
 		return err
 	case "progress", "subagent":
 		var token string
@@ -390,7 +392,7 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 			switch k {
 			case "reject":
 				for _, n := range strings.Split(v, ",") {
-					i, err := strconv.Atoi(n)
+					i, err := hunkNumber(n)
 					if err != nil {
 						return reply{}, err
 					}
@@ -398,7 +400,7 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 				}
 			case "edit":
 				n, text, _ := strings.Cut(v, ":")
-				i, err := strconv.Atoi(n)
+				i, err := hunkNumber(n)
 				if err != nil {
 					return reply{}, err
 				}
@@ -415,6 +417,16 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 	}
 	res, err := p.r.ed.Apply(pr.ctx, &params, a)
 	return reply{res: res, err: err}, nil
+}
+
+// hunkNumber reads a hunk's number as people see it (from 1) and returns
+// its index on the wire (from 0).
+func hunkNumber(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("hunk %q: hunks are numbered from 1", s)
+	}
+	return n - 1, nil
 }
 
 // isSubagentToken reports whether a progress token is a subagent's.

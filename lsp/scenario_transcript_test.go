@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,7 +17,6 @@ import (
 	"go.lsp.dev/uri"
 	"google.golang.org/genai"
 
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -57,6 +58,15 @@ func (r *scenarioRun) transcript(header []string) string {
 		r.checkRate(&b)
 	}
 	return r.normalize(b.String())
+}
+
+// humanHunks numbers hunks from 1, as users and the model see them.
+func humanHunks(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, h := range idx {
+		out[i] = h + 1
+	}
+	return out
 }
 
 func (r *scenarioRun) render(b *strings.Builder, m lsptest.Message, methods map[string]string) {
@@ -114,7 +124,7 @@ func (r *scenarioRun) render(b *strings.Builder, m lsptest.Message, methods map[
 		}
 		json.Unmarshal(m.Params, &p)
 		fmt.Fprintf(b, "cancelRequest %s\n", methods[p.ID.String()])
-	case lsp.MethodEvent:
+	case contract.MethodEvent:
 		renderEvent(b, m)
 	}
 }
@@ -221,7 +231,7 @@ type event struct {
 		Result string `json:"result"`
 		Error  string `json:"error"`
 	} `json:"end"`
-	Proposal *lsp.ProposalReport `json:"proposal"`
+	Proposal *contract.ProposalReport `json:"proposal"`
 	Inner    *struct {
 		Type string `json:"type"`
 	} `json:"inner"`
@@ -243,7 +253,7 @@ func renderEvent(b *strings.Builder, m lsptest.Message) {
 	case "edit_proposed":
 		fmt.Fprintf(b, "event edit_proposed %s +%d -%d create=%v\n", e.Edit.Name, e.Edit.Added, e.Edit.Deleted, e.Edit.Create)
 	case "edit_decided":
-		fmt.Fprintf(b, "event edit_decided %s %s rejected=%v\n", e.Edit.Name, e.Edit.Outcome, e.Edit.Rejected)
+		fmt.Fprintf(b, "event edit_decided %s %s rejected hunks=%v\n", e.Edit.Name, e.Edit.Outcome, humanHunks(e.Edit.Rejected))
 		if e.Edit.Message != "" {
 			writeIndented(b, "  | ", e.Edit.Message)
 		}

@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/lsp/transport"
+	"github.com/agentls/agentls/runner"
+
 	"context"
 	"errors"
 	"io"
@@ -43,6 +47,13 @@ type Config struct {
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
+	// Secrets are values no shell command and no trace may see, such as
+	// the model's API key.
+	Secrets []string
+	// After returns a channel that receives once d has passed, for the
+	// server's bounded waits (a run waiting for the first configuration
+	// pull); nil: time.After. Tests pass a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
@@ -55,6 +66,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 	client protocol.Client
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
@@ -69,15 +81,17 @@ type Server struct {
 	ws       *workspace.Workspace
 	folders  []string // the workspace folders as the client named them
 	caps     clientCaps
-	settings Settings
+	settings contract.Settings
 	config   configState
 	closing  bool // set when the connection ends: no new background work
 
-	runs    runs
-	files   fileLocks
-	docs    docWatch
-	applied appliedEdits   // applied:true, not reported yet (applied.go)
-	tasks   sync.WaitGroup // background work other than runs (configuration pulls)
+	host     *runner.Host        // builds the runs
+	inflight *transport.Inflight // bounds the requests running at once
+	runs     runs
+	files    fileLocks
+	docs     docWatch
+	applied  appliedEdits   // applied:true, not reported yet (applied.go)
+	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
 }
@@ -120,7 +134,7 @@ func (c clientCaps) canCreate() bool {
 
 // New returns a server; Serve connects it.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: DefaultSettings()}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: contract.DefaultSettings()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -128,6 +142,13 @@ func New(cfg Config) *Server {
 		s.now = time.Now
 	}
 	s.exiting, s.exit = context.WithCancel(context.Background())
+	s.after = cfg.After
+	if s.after == nil {
+		s.after = time.After
+	}
+	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()
 	s.config.init()
@@ -139,7 +160,7 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	root, stop := context.WithCancel(ctx)
 	defer stop()
-	stream := newFrameStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
+	stream := transport.NewStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
 	return s.ServeStream(root, stream, stop)
 }
 
@@ -147,7 +168,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // ends.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
 	s.root, s.stop = ctx, stop
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(Codec{}))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {

@@ -10,6 +10,7 @@ package tools
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +60,15 @@ func Builtin(env Env) []agent.Tool {
 	}
 	return ts
 }
+
+// proposerTools are the tools Builtin offers only to a run that can
+// propose changes: the ones that change files, and shell commands.
+var proposerTools = []string{"replace", "write_file", "run_shell_command"}
+
+// NeedsProposer reports whether the built-in tool name is offered only to a
+// run with a Proposer (outside plan mode): a tool that changes files or runs
+// commands. A definition that lists one asks for a run that can propose.
+func NeedsProposer(name string) bool { return slices.Contains(proposerTools, name) }
 
 // state is shared by the tools of one run.
 type state struct {

@@ -28,6 +28,9 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
+	if ap.Kind == agent.ApprovalLoop {
+		return t.keepGoing(ctx, ap)
+	}
 	what := "use " + ap.Tool
 	if ap.Command != "" {
 		what = fmt.Sprintf("run `%s` in %s", firstLine(ap.Command), ap.Dir)
@@ -68,6 +71,23 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		return false, context.Canceled
 	}
 	return false, nil
+}
+
+// keepGoing asks whether a run whose model repeats itself goes on. --yes
+// asks no one: the run stops, as it does where no one can answer.
+func (t *termApprover) keepGoing(ctx context.Context, ap agent.Approval) (bool, error) {
+	if t.yes {
+		t.p.say("%s", t.p.paint(red, "✗ "+ap.Description+" No (--yes): the run stops."))
+		return false, nil
+	}
+	answer, err := t.p.ask(ctx, t.in, ap.Description+" [y/n] ", "y = keep going, n = stop the run", nil)
+	switch {
+	case errors.Is(err, errNoAnswer):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return answer == answerYes, nil
 }
 
 // details shows an approval in full; the printer's lock is held.

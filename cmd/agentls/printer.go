@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/agentls/agentls/agent"
 )
@@ -143,7 +142,7 @@ func (p *printer) show(ev agent.Event, indent string) {
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· history compressed (%s): %d → %d tokens", c.Method, c.Before, c.After)))
 	case agent.EventRetry:
 		r := ev.Retry
-		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· model call failed (%s); retrying in %s", firstLine(r.Error), r.Delay.Round(100*time.Millisecond))))
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· %s: %s", r.Summary(), firstLine(r.Error))))
 	case agent.EventRunEnd:
 		if indent != "" {
 			return

@@ -10,16 +10,19 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/contract"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", ".", "the workspace folder")
-	model := fs.String("model", "gemini-2.5-flash", `the model; "auto" picks one per run`)
+	model := fs.String("model", agent.DefaultModel, `the model; "auto" picks one per run (fast or strong, by the classifier)`)
+	fast := fs.String("fast-model", agent.DefaultFastModel, `with --model auto: the model of simple tasks`)
+	strong := fs.String("strong-model", agent.DefaultStrongModel, `with --model auto: the model of complex tasks`)
+	classifier := fs.String("classifier-model", agent.DefaultClassifierModel, `with --model auto: the model that picks one`)
+	loops := fs.Bool("loop-detection", true, "warn a model that repeats itself, then ask whether to go on (with --yes: stop)")
 	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
 	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
@@ -44,19 +47,20 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
 	}
+	for _, f := range []struct{ name, value string }{{"fast-model", *fast}, {"strong-model", *strong}, {"classifier-model", *classifier}} {
+		if strings.TrimSpace(f.value) == "" {
+			fmt.Fprintf(stderr, "agentls: --%s must name a model\n", f.name)
+			return exitUsage
+		}
+	}
 	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if prompt == "" {
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := newModel(ctx, *model, e.get)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: %v\n", err)
-		return exitUsage
-	}
-
 	ui := newUI(stdout, stderr, *jsonOut)
 	root := *dir
+	var err error
 	if *scratch {
 		if root, err = scratchCopy(root); err != nil {
 			fmt.Fprintf(stderr, "agentls: %v\n", err)
@@ -69,48 +73,31 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
 	}
-	runID := trace.NewRunID("main")
-	tw, twPath := openTrace(*tracePath, b.root, runID, e, stderr)
-	var pol agent.Policy = b.pol
-	if tw != nil {
-		m, pol = tw.Model(m), tw.Policy(b.pol)
+	traceDir, err := trace.Dir(e.get)
+	if err != nil && *tracePath == "" {
+		fmt.Fprintf(stderr, "agentls: the run is not traced: %v\n", err)
 	}
-
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	in := newLines(stdin)
-	prop := &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
-	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Secrets: apiKeys(e)}
-	defs := b.agents(e, stderr)
-	cfg := agent.Config{
-		Model:       m,
-		Agent:       agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:       append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
-		Context:     b.context,
-		Environment: b.env,
-		Policy:      pol,
-		Approver:    &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
-		RunID:       runID,
+	spec := b.spec()
+	spec.Proposer = &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
+	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
+	spec.Settings = contract.DefaultSettings()
+	spec.Settings.Model, spec.Settings.MaxTurns = *model, *maxTurns
+	spec.Settings.FastModel, spec.Settings.StrongModel, spec.Settings.ClassifierModel = *fast, *strong, *classifier
+	spec.Settings.LoopDetection = *loops
+	spec.Task = agent.Task{Prompt: prompt}
+	spec.TracePath = *tracePath
+	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
+	run, err := newHost(e, traceDir, stderr).Build(ctx, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return exitUsage
 	}
-	if *model == agent.ModelAuto {
-		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
-	}
-	task := agent.Task{Prompt: prompt}
-	events := agent.Run(runCtx, cfg, task)
-	if tw != nil {
-		h := trace.Header{Version: version, Workspace: b.root, Model: *model,
-			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault)}}
-		for _, d := range defs {
-			h.Subagents = append(h.Subagents, trace.NewAgentDef(d))
-		}
-		events = tw.Run(runCtx, cfg, task, h)
-	}
-	end := ui.run(events, stderr)
-	if tw != nil {
-		if err := tw.Close(); err != nil {
-			fmt.Fprintf(stderr, "agentls: %v\n", err)
-		}
-		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+twPath))
+	end := ui.run(run.Events(runCtx), stderr)
+	if run.TracePath != "" {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+run.TracePath))
 	}
 	if *scratch {
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
@@ -122,29 +109,6 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // them.
 func apiKeys(e env) []string {
 	return []string{e.get("GEMINI_API_KEY"), e.get("GOOGLE_API_KEY")}
-}
-
-// openTrace opens the run's trace: at path if given, else in the user's
-// state directory. A trace that cannot be written is reported and the run
-// goes on without one.
-func openTrace(path, root, runID string, e env, warn io.Writer) (*trace.Writer, string) {
-	if path == "" {
-		dir, err := trace.Dir(e.get)
-		if err != nil {
-			fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-			return nil, ""
-		}
-		if dir == "" {
-			return nil, "" // tracing is off
-		}
-		path = trace.Path(dir, root, runID)
-	}
-	w, err := trace.Create(path, trace.Options{Secrets: append(trace.SecretValues(e), apiKeys(e)...)})
-	if err != nil {
-		fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-		return nil, ""
-	}
-	return w, path
 }
 
 // scratchCopy copies the folder dir to a new temporary folder.

@@ -21,7 +21,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/edits/lspedit"
-	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/lsp/transport"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -96,7 +96,7 @@ type Message struct {
 func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
 	e := &Editor{t: t, docs: make(map[uri.URI]*doc), enc: lspedit.UTF16}
 	e.changed = sync.NewCond(&e.mu)
-	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lsp.Codec{}))
+	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	e.Server = protocol.ServerDispatcher(e.conn)
 	e.conn.Go(context.Background(), e.recording(protocol.CancelHandler(e.handle)))
 	t.Cleanup(func() {
