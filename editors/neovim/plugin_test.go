@@ -93,6 +93,11 @@ func TestAccept(t *testing.T) {
 		if f.Text != mainGoRenamed || len(f.RejectedHunks) != 0 || len(f.EditedHunks) != 0 || !strings.HasSuffix(f.URI, "/main.go") {
 			t.Errorf("answer file = %+v", f)
 		}
+		var ofRun bool
+		r.get(t, "proposal_run", &ofRun)
+		if !ofRun {
+			t.Error("the proposal is not matched with its run")
+		}
 		var mapped int
 		r.get(t, "mappings_after", &mapped)
 		if mapped != 0 {

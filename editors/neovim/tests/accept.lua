@@ -13,6 +13,7 @@ H.main(function()
   H.result.status_during = agentls.status()
   H.result.preview = H.preview(b)
   H.result.hunks = #p.files[1].hunks
+  H.result.proposal_run = p.run_id == id
   H.result.buffer_during = H.text(b)
   H.keys('ga')
   H.result.pending_after_keys = #require('agentls.proposal').pending

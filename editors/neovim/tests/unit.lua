@@ -105,6 +105,21 @@ H.main(function()
   eq(vim.fn.maparg('ga', 'n'), ':echo "mine"<CR>', 'the user\'s own ga is back')
   vim.api.nvim_buf_del_keymap(b, 'n', 'ga')
 
+  -- The run a proposal comes from is the one its annotation id names.
+  got = nil
+  coroutine.wrap(function()
+    got = { res = proposal.handler(nil, { edit = {
+      documentChanges = { { textDocument = { uri = uri, version = vim.NIL },
+        edits = { { range = te(1, 0, 1, 3, '').range, newText = 'TWO', annotationId = 'agentls/main-77/1' } } } },
+      changeAnnotations = { ['agentls/main-77/1'] = { label = 'agentls: x.txt', needsConfirmation = true } },
+    } }, { client_id = 99 }) }
+  end)()
+  eq(proposal.proposal_for_buf(b).run_id, 'main-77', 'the run of an annotated proposal')
+  proposal.reject_all(b)
+  H.wait(2000, function()
+    return got ~= nil
+  end, 'the answer to the annotated proposal')
+
   -- A stale version is refused at once, without a preview.
   got = nil
   params.edit.documentChanges[1].textDocument.version = 12345

@@ -67,9 +67,22 @@ local function read_edit(edit)
   return files
 end
 
---- Matches a proposal with the run that made it: the oldest edit_proposed
---- event of one of its files, else the oldest one of its client.
-local function match_run(p)
+--- The run an annotation id names ("agentls/<runId>/<n>", docs/protocol.md).
+local function run_of_annotation(id)
+  return type(id) == 'string' and id:match('^agentls/(.+)/%d+$') or nil
+end
+
+--- The run a proposal comes from: the one its change annotations name,
+--- else (an edit without annotations) the oldest edit_proposed event of
+--- one of its files, else the oldest one of its client.
+local function match_run(p, edit)
+  for id in pairs(nn(edit.changeAnnotations) or {}) do
+    local run = run_of_annotation(id)
+    if run then
+      M.forget_proposed(run, p)
+      return run
+    end
+  end
   local paths = {}
   for _, f in ipairs(p.files) do
     paths[state.fname(f.uri)] = true
@@ -94,6 +107,19 @@ function M.on_edit_proposed(run_id, edit, client_id)
   table.insert(proposed, { run_id = run_id, path = nn(edit.path), client_id = client_id })
   if #proposed > 50 then
     table.remove(proposed, 1)
+  end
+end
+
+--- Drops the edit_proposed events of p's files from run (matched).
+function M.forget_proposed(run_id, p)
+  local paths = {}
+  for _, f in ipairs(p.files) do
+    paths[state.fname(f.uri)] = true
+  end
+  for i = #proposed, 1, -1 do
+    if proposed[i].run_id == run_id and paths[proposed[i].path] then
+      table.remove(proposed, i)
+    end
   end
 end
 
@@ -219,7 +245,7 @@ local function receive(params, ctx, respond, req)
     files = files,
     names = table.concat(names, ', '),
   }
-  p.run_id = match_run(p)
+  p.run_id = match_run(p, edit)
   table.insert(state.pending, p)
 
   local first = true
