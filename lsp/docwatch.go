@@ -48,8 +48,7 @@ func (w *docWatch) next() <-chan struct{} {
 // passes, or ctx ends. It returns the buffer's text and version and whether
 // the buffer is open; settled reports that the text is want.
 func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, version int32, open, settled bool) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	expired := s.after(timeout)
 	for {
 		changed := s.docs.next()
 		text, version, open = ws.Buffer(path)
@@ -58,7 +57,7 @@ func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want
 		}
 		select {
 		case <-changed:
-		case <-timer.C:
+		case <-expired:
 			return text, version, open, false
 		case <-ctx.Done():
 			return text, version, open, false
