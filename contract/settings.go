@@ -31,8 +31,11 @@ type Settings struct {
 	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
-	LoopDetection bool           `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
-	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// Diagnostics says the client sends agentls/diagnostics, so the server
+	// waits for them after an accepted proposal.
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
 	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 
@@ -63,7 +66,7 @@ var SettingEnums = map[string][]string{
 
 // PluginSettings are the settings a plugin sets for the user, not the user
 // (editor settings pages leave them out).
-var PluginSettings = []string{"events"}
+var PluginSettings = []string{"events", "diagnostics"}
 
 // A setting decodes and checks one key into Settings.
 type setting func(s *Settings, v json.RawMessage) error
@@ -80,6 +83,7 @@ var settingsByKey = map[string]setting{
 	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 }
 

@@ -91,6 +91,7 @@ type Server struct {
 	files    fileLocks
 	docs     docWatch
 	applied  appliedEdits   // applied:true, not reported yet (applied.go)
+	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
 	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)

@@ -95,6 +95,9 @@ type Spec struct {
 	// System is what the front end tells the model besides the harness's
 	// own prompt (how its changes reach the user).
 	System string
+	// Diagnostics returns the problems the editor shows (see tools.Env);
+	// nil: the run has no get_diagnostics tool.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
 	// BeforeComplete runs when complete_task is called (agent.Config).
 	BeforeComplete func(ctx context.Context, result string) (feedback string, err error)
 	// TracePath is where the run's trace goes; "": the host's TraceDir.
@@ -177,7 +180,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets, Unsaved: spec.Unsaved}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved}
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},

@@ -57,7 +57,7 @@ func ParseMode(s string) (Mode, error) {
 
 // Tool kinds the defaults know.
 var (
-	readOnlyTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "codebase_investigator"}
+	readOnlyTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "codebase_investigator", "get_diagnostics"}
 	editTools     = []string{"replace", "write_file"}
 )
 

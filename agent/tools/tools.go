@@ -42,6 +42,10 @@ type Env struct {
 	// Unsaved names the files the editor holds with changes not on disk,
 	// which a shell command will not see; nil: none (no editor).
 	Unsaved func() []string
+	// Diagnostics returns the problems the editor shows, by resolved path:
+	// those of the file at abs, or with abs "", of every file that has some.
+	// nil: get_diagnostics is not offered.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
 }
 
 // PathPolicy decides whether a tool may use a secret-looking file; path is
@@ -55,6 +59,9 @@ type PathPolicy interface {
 func Builtin(env Env) []agent.Tool {
 	st := &state{env: env, read: make(map[string]bool)}
 	ts := []agent.Tool{readFile(st), listDirectory(st), glob(st), grepSearch(st), writeTodos()}
+	if env.Diagnostics != nil {
+		ts = append(ts, getDiagnostics(st))
+	}
 	if env.Proposer != nil && env.Mode != policy.ModePlan {
 		ts = append(ts, replace(st), writeFile(st), runShellCommand(st))
 	}

@@ -311,11 +311,19 @@ export interface Settings {
   loopDetection: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
     prompt: string;
   }[];
+}
+
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -393,6 +401,11 @@ export const settingsSchema = {
       "description": "send agentls/event notifications (plugins turn it on)",
       "default": false
     },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
+      "default": false
+    },
     "customActions": {
       "type": "array",
       "items": {
@@ -434,11 +447,12 @@ export const defaultSettings: Readonly<Settings> = {
   "shellTimeoutSeconds": 0,
   "loopDetection": true,
   "events": false,
+  "diagnostics": false,
   "customActions": []
 };
 
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events"];
+export const pluginSettings: readonly string[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;
