@@ -57,6 +57,11 @@ type Config struct {
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// Environ is the environment the server started with, credentials
+	// included ("NAME=value"): shell commands start from it, less the
+	// variables that hold secrets, and traces scrub those secrets. nil: the
+	// process's environment now.
+	Environ []string
 }
 
 // Server is one LSP connection's server.
@@ -148,7 +153,7 @@ func New(cfg Config) *Server {
 		s.after = time.After
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
-		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()

@@ -219,9 +219,11 @@ func (h *Host) agents(root string) []agent.Definition {
 
 // context is the run's project context, the AGENTS.md and GEMINI.md files
 // from the user's folder and the workspace folder down to the active
-// file's, and its environment.
+// file's, and its environment. Context files and their imports pass the
+// policy's checks (policy.Policy.CheckImport): nothing from .git/ or
+// .agentls/, no secret-looking file.
 func (h *Host) context(spec Spec) ([]agent.ContextFile, *agent.Environment) {
-	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile)
+	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile, spec.Policy.CheckImport)
 	for _, err := range errs {
 		h.warn(fmt.Sprintf("context file: %v", err))
 	}

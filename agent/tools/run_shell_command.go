@@ -78,15 +78,19 @@ func (shellTool) Describe(args json.RawMessage) string {
 	return "Running `" + shortCommand(a.Command) + "`"
 }
 
-// shellDir checks a call's arguments and returns the folder to run in.
+// shellDir checks a call's arguments and returns the folder to run in,
+// every symlink evaluated.
 func (st *state) shellDir(a shellArgs) (string, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return "", errors.New("command is empty; give the command line to run")
 	}
-	dir, err := st.resolve(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
+	hops, err := st.resolveLinks(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
 	if err != nil {
 		return "", err
 	}
+	// The folder it really runs in, which the user approves: a dir_path
+	// that is a symlink does not hide where the command runs.
+	dir := hops[len(hops)-1]
 	if _, err := st.env.FS.ReadDir(dir); err != nil {
 		return "", fmt.Errorf("dir_path %q is not a folder of the workspace", a.DirPath)
 	}
@@ -197,26 +201,19 @@ type shellRun struct {
 // errShellTimeout is the cancellation cause of a command that ran too long.
 var errShellTimeout = errors.New("shell command timed out")
 
-// Variables that hold secrets, by the end of their name.
-var (
-	secretVarSuffixes = []string{"_KEY", "_KEYS", "_TOKEN", "_TOKENS", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_CREDENTIALS"}
-	secretVars        = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "GOOGLE_APPLICATION_CREDENTIALS"}
-	// shellVars make commands fit for a run with no terminal: no pager, no
-	// password prompt.
-	shellVars = []string{"AGENTLS=1", "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0"}
-)
+// shellVars make commands fit for a run with no terminal: no pager, no
+// password prompt.
+var shellVars = []string{"AGENTLS=1", "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0"}
 
 // shellEnviron is the environment of shell commands: base without the
-// variables that hold secrets (by their name: *_KEY, *_TOKEN, *_SECRET…;
-// or their value: one of secrets), plus shellVars.
+// variables that hold secrets (policy.SecretVar, the filter traces use too,
+// or a value holding one of secrets), plus shellVars.
 func shellEnviron(base, secrets []string) []string {
 	var env []string
 	for _, kv := range base {
 		name, value, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(name)
 		switch {
-		case slices.Contains(secretVars, up),
-			slices.ContainsFunc(secretVarSuffixes, func(s string) bool { return strings.HasSuffix(up, s) }),
+		case policy.SecretVar(name, value),
 			slices.ContainsFunc(secrets, func(s string) bool { return len(s) >= 8 && strings.Contains(value, s) }),
 			slices.ContainsFunc(shellVars, func(v string) bool { return strings.HasPrefix(v, name+"=") }):
 			continue

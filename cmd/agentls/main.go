@@ -25,8 +25,12 @@ import (
 var version = "devel"
 
 func main() {
+	environ := os.Environ()
+	if err := protect(); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls: commands may read the credentials in this process's environment: %v\n", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, environ)
 	stop()
 	os.Exit(code)
 }
