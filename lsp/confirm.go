@@ -107,7 +107,8 @@ func (p *proposal) question(diff string) string {
 	} else {
 		b.WriteString(". Apply?")
 	}
-	return b.String()
+	shown, _ := edits.Visible(b.String()) // names, reasons and the diff come from the model
+	return shown
 }
 
 // showDiff shows a long diff and returns what the question asked again
@@ -118,6 +119,7 @@ func (p *proposal) showDiff(ctx context.Context, diff string) string {
 	if werr == nil && p.r.spec.caps.showDocument && p.s.showPath(ctx, path) {
 		return " (The diff is open in the editor.)"
 	}
+	diff, _ = edits.Visible(diff)
 	p.s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
 		Message: "agentls: proposed change:\n" + diff})
 	if werr != nil {

@@ -136,10 +136,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
