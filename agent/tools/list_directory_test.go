@@ -14,16 +14,16 @@ func TestListDirectory(t *testing.T) {
 		"/ws/bare/.git/config": "[core]\n",
 	}
 	runCases(t, []toolCase{{
-		name:  "root sorted, folders marked, .git hidden",
+		name:  "root: folders first, marked, then files, .git hidden",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "."}),
-		want:  output(".:\n.github/\nA.md\nb.go\nbare/\ncmd/\nempty/\n(1 ignored entries not shown)\n"),
+		want:  output(".:\n.github/\nbare/\ncmd/\nempty/\nA.md\nb.go\n(1 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing ."), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "absolute root",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "/ws"}),
-		want:  output(".:\n.github/\nA.md\nb.go\nbare/\ncmd/\nempty/\n(1 ignored entries not shown)\n"),
+		want:  output(".:\n.github/\nbare/\ncmd/\nempty/\nA.md\nb.go\n(1 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing /ws"), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "subfolder",
@@ -83,13 +83,13 @@ func TestListDirectoryIgnores(t *testing.T) {
 		name:  "root",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "."}),
-		want:  output(".:\n.agentlsignore\n.gitignore\na.go\nkeep.log\nother/\nsub/\n(5 ignored entries not shown)\n"),
+		want:  output(".:\nother/\nsub/\n.agentlsignore\n.gitignore\na.go\nkeep.log\n(5 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing ."), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "the root's patterns and the folder's own apply below",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "sub"}),
-		want:  output("sub:\n.gitignore\n.gitignore.orig/\ndeep/\nonly-root.txt\n(2 ignored entries not shown)\n"),
+		want:  output("sub:\n.gitignore.orig/\ndeep/\n.gitignore\nonly-root.txt\n(2 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing sub"), succeeded("list_directory", "Listed sub")},
 	}, {
 		name:  "deeper",
