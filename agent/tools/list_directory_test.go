@@ -1,6 +1,13 @@
 package tools_test
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+)
 
 func TestListDirectory(t *testing.T) {
 	t.Parallel()
@@ -104,4 +111,27 @@ func TestListDirectoryIgnores(t *testing.T) {
 		want:  output("other:\ngen/\n"),
 		steps: []step{called("list_directory", "Listing other"), succeeded("list_directory", "Listed other")},
 	}})
+}
+
+func TestListDirectoryCap(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	var want []string
+	for i := range 150 {
+		files[fmt.Sprintf("/ws/big/d%03d/x", i)] = ""
+		want = append(want, fmt.Sprintf("d%03d/", i))
+	}
+	for i := range 150 {
+		files[fmt.Sprintf("/ws/big/f%03d.txt", 149-i)] = ""
+	}
+	for i := range 50 {
+		want = append(want, fmt.Sprintf("f%03d.txt", i))
+	}
+	tr := play(t, script{files: files, calls: []*genai.FunctionCall{call("list_directory", map[string]any{"dir_path": "big"})}})
+	out := tr.replies(t)[0].Response["output"].(string)
+	wantOut := "big: 300 entries; showing the first 200, folders first:\n" + strings.Join(want, "\n") +
+		"\n[100 entries not shown; use glob to find files by name.]\n"
+	if diff := cmp.Diff(wantOut, out); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
 }
