@@ -10,22 +10,6 @@ import (
 // sizes are the file lengths, in lines, that the benchmarks measure.
 var sizes = []int{10_000, 100_000}
 
-func BenchmarkTextEdits(b *testing.B) {
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
-			old, new := scattered(n, 100)
-			es := Compute(old, new)
-			b.ReportAllocs()
-			b.SetBytes(int64(len(old)))
-			for b.Loop() {
-				if _, err := TextEdits(old, es, UTF16); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 func BenchmarkCompute(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
@@ -58,23 +42,4 @@ func BenchmarkCompute(b *testing.B) {
 			Compute(old, new)
 		}
 	})
-}
-
-func BenchmarkApplyTextEdits(b *testing.B) {
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
-			old, new := scattered(n, 100)
-			tes, err := TextEdits(old, Compute(old, new), UTF16)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.SetBytes(int64(len(old)))
-			for b.Loop() {
-				if _, err := ApplyTextEdits(old, tes, UTF16); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
 }

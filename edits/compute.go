@@ -37,7 +37,7 @@ func Compute(old, new string) []Edit {
 	for _, block := range diffLines(old, new, 0, &budget, nil) {
 		es = diffChars(old[block.Start:block.End], block.New, block.Start, es)
 	}
-	es, err := normalize(old, es)
+	es, err := Normalize(old, es)
 	if err != nil {
 		panic(fmt.Sprintf("edits: diff produced invalid edits: %v", err)) // the diff guarantees order and bounds
 	}
@@ -86,7 +86,7 @@ func diffChars(old, new string, base int, out []Edit) []Edit {
 	}
 	// udiff.Strings decodes invalid bytes to U+FFFD and then counts them as
 	// three bytes, so its offsets and New text would be wrong. Diff bytes
-	// instead; normalize moves the ends back to rune boundaries.
+	// instead; Normalize moves the ends back to rune boundaries.
 	for _, d := range lcs.DiffBytes([]byte(old), []byte(new)) {
 		out = append(out, Edit{Start: base + d.Start, End: base + d.End, New: new[d.ReplStart:d.ReplEnd]})
 	}
@@ -129,18 +129,18 @@ func check(text string, edits []Edit) (int, error) {
 	return size, nil
 }
 
-// normalize validates edits against old and widens any edit whose start or
+// Normalize validates edits against old and widens any edit whose start or
 // end falls inside a UTF-8 sequence or a "\r\n" pair to the enclosing
 // boundary, copying the bytes it takes in so the result is unchanged. Edits
 // that would then overlap are merged. The input is not modified.
-func normalize(old string, edits []Edit) ([]Edit, error) {
+func Normalize(old string, edits []Edit) ([]Edit, error) {
 	if _, err := check(old, edits); err != nil {
 		return nil, err
 	}
 	// Fast path: nothing to widen.
 	aligned := true
 	for _, e := range edits {
-		if !isBoundary(old, e.Start) || !isBoundary(old, e.End) {
+		if !IsBoundary(old, e.Start) || !IsBoundary(old, e.End) {
 			aligned = false
 			break
 		}
@@ -170,15 +170,42 @@ func normalize(old string, edits []Edit) ([]Edit, error) {
 }
 
 func widenStart(text string, i int) int {
-	for !isBoundary(text, i) {
+	for !IsBoundary(text, i) {
 		i--
 	}
 	return i
 }
 
 func widenEnd(text string, i int) int {
-	for !isBoundary(text, i) {
+	for !IsBoundary(text, i) {
 		i++
 	}
 	return i
+}
+
+// IsBoundary reports whether offset i of text is a point an edit may start or
+// end at: not inside a UTF-8 sequence and not between "\r" and "\n". Runes
+// are decoded as utf8.DecodeRuneInString does, so an invalid byte is a
+// one-byte rune of its own.
+func IsBoundary(text string, i int) bool {
+	if i <= 0 || i >= len(text) {
+		return true
+	}
+	if text[i-1] == '\r' && text[i] == '\n' {
+		return false
+	}
+	if utf8.RuneStart(text[i]) {
+		return true
+	}
+	// text[i] is a continuation byte. It is inside a rune only if the
+	// nearest non-continuation byte before it starts a valid sequence that
+	// reaches past i. Such a byte is always a rune start itself, because
+	// valid sequences consume continuation bytes only.
+	for p := i - 1; p >= 0 && p >= i-(utf8.UTFMax-1); p-- {
+		if utf8.RuneStart(text[p]) {
+			_, size := utf8.DecodeRuneInString(text[p:])
+			return p+size <= i
+		}
+	}
+	return true
 }

@@ -17,7 +17,7 @@ func checkEdits(t testing.TB, old string, es []Edit) {
 		t.Fatalf("edits %v for %q: %v", es, old, err)
 	}
 	for _, e := range es {
-		if !isBoundary(old, e.Start) || !isBoundary(old, e.End) {
+		if !IsBoundary(old, e.Start) || !IsBoundary(old, e.End) {
 			t.Fatalf("edit %v splits a rune or a \"\\r\\n\" of %q", e, old)
 		}
 	}
@@ -177,17 +177,17 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := normalize(tt.old, tt.edits)
+			got, err := Normalize(tt.old, tt.edits)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("normalize mismatch (-want +got):\n%s", diff)
+				t.Errorf("Normalize mismatch (-want +got):\n%s", diff)
 			}
 			before, _ := Apply(tt.old, tt.edits)
 			after, _ := Apply(tt.old, got)
 			if before != after {
-				t.Errorf("normalize changed the result: %q, want %q", after, before)
+				t.Errorf("Normalize changed the result: %q, want %q", after, before)
 			}
 		})
 	}

@@ -28,7 +28,8 @@ func DiffStat(old, new string) Stat {
 // String returns e.g. "+3 −1", with U+2212 as the minus sign.
 func (s Stat) String() string { return fmt.Sprintf("+%d \u2212%d", s.Added, s.Deleted) }
 
-func (s Stat) add(t Stat) Stat { return Stat{Added: s.Added + t.Added, Deleted: s.Deleted + t.Deleted} }
+// Add returns the sum of two stats.
+func (s Stat) Add(t Stat) Stat { return Stat{Added: s.Added + t.Added, Deleted: s.Deleted + t.Deleted} }
 
 // countLines counts the lines of s, including a last line without "\n".
 func countLines(s string) int {

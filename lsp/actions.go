@@ -7,23 +7,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Code action kinds: what a run started from a code action is for. They are
-// sent as RunArgs.Action, so a plugin can tell them apart.
-const (
-	ActionExplain  = "explain"
-	ActionRefactor = "refactor"
-	ActionDocument = "document"
-	ActionTests    = "tests"
-	ActionFix      = "fix"
-	ActionFixAll   = "fixAll"
-	ActionCustom   = "custom"
-)
-
-// AskInstruction in RunArgs.Ask asks a plugin to prompt the user for an
-// instruction before it executes the command, and to pass the answer as
-// RunArgs.Instruction.
-const AskInstruction = "instruction"
-
 // The prompts of the built-in actions. They are text the model reads: keep
 // them short and exact. ${…} is expanded when the run starts (see expand).
 const (

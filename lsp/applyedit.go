@@ -14,30 +14,10 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
-
-// applyResult is the client's answer to workspace/applyEdit, with the
-// agentls extension: what the user made of each file when a plugin let them
-// decide hunk by hunk (docs/protocol.md).
-type applyResult struct {
-	Applied       bool    `json:"applied"`
-	FailureReason *string `json:"failureReason,omitempty"`
-	FailedChange  *uint32 `json:"failedChange,omitempty"`
-	Agentls       *struct {
-		Files []clientFile `json:"files"`
-	} `json:"agentls,omitempty"`
-}
-
-// A clientFile is one file of the agentls extension: its final buffer text
-// after the user's partial decision and the hunks rejected or edited.
-type clientFile struct {
-	URI           uri.URI `json:"uri"`
-	Text          *string `json:"text"`
-	RejectedHunks []int   `json:"rejectedHunks,omitempty"`
-	EditedHunks   []int   `json:"editedHunks,omitempty"`
-}
 
 // closedSettle bounds the wait for the didOpen of a file that was not open
 // when its edit was sent.
@@ -50,10 +30,10 @@ const closedSettle = 500 * time.Millisecond
 func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	caps := p.r.spec.caps
 	annotate := !p.r.autoEdit() && caps.changeAnnotations
-	var fcs []edits.FileChange
+	var fcs []lspedit.FileChange
 	creates := false
 	for _, f := range p.files {
-		fc := edits.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
+		fc := lspedit.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
 		if f.create && caps.canCreate() {
 			fc.Create, creates = true, true
 		}
@@ -65,7 +45,7 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 				return nil, errors.New("the editor cannot create files (it supports neither documentChanges nor the create resource operation)")
 			}
 		}
-		m, err := edits.ChangesMap(fcs, caps.encoding)
+		m, err := lspedit.ChangesMap(fcs, caps.encoding)
 		if err != nil {
 			return nil, err
 		}
@@ -73,13 +53,13 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	}
 	we := &protocol.WorkspaceEdit{}
 	for i, fc := range fcs {
-		one, err := edits.WorkspaceEdit([]edits.FileChange{fc}, edits.Options{
+		one, err := lspedit.WorkspaceEdit([]lspedit.FileChange{fc}, lspedit.Options{
 			Encoding:          caps.encoding,
 			Label:             p.annotationLabel(p.files[i]),
 			NeedsConfirmation: annotate,
-			AnnotationID:      fmt.Sprintf("agentls-%d", i+1),
+			AnnotationID:      contract.AnnotationID(p.r.spec.h.id, int(p.r.annotations.Add(1))),
 		})
-		if errors.Is(err, edits.ErrNoChange) {
+		if errors.Is(err, lspedit.ErrNoChange) {
 			continue
 		}
 		if err != nil {
@@ -141,7 +121,7 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 		}
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}), nil
 	}
-	var res applyResult
+	var res contract.ApplyResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: "the editor's answer is not an ApplyWorkspaceEditResult: " + err.Error()}), nil
 	}
@@ -161,7 +141,7 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 }
 
 // clientFile finds f in the agentls extension of the answer.
-func (p *proposal) clientFile(res *applyResult, f fileChange) *clientFile {
+func (p *proposal) clientFile(res *contract.ApplyResult, f fileChange) *contract.ClientFile {
 	if res.Agentls == nil {
 		return nil
 	}
@@ -176,7 +156,7 @@ func (p *proposal) clientFile(res *applyResult, f fileChange) *clientFile {
 
 // decide turns an applied answer into f's decision, checking the buffer the
 // client reports against what was proposed.
-func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, deadline time.Time) agent.Decision {
+func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.ClientFile, deadline time.Time) agent.Decision {
 	want := f.new
 	if cf != nil {
 		want = *cf.Text
@@ -228,7 +208,7 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *clientFile, dea
 		Message: partialMessage(f.name, f.old, f.new, final, enc, rejected, edited)}
 }
 
-func allHunks(f fileChange, enc edits.Encoding) []int {
+func allHunks(f fileChange, enc lspedit.Encoding) []int {
 	hs := hunksOf(fileTextEdits(f.old, f.new, enc))
 	idx := make([]int, len(hs))
 	for i := range idx {

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"path/filepath"
@@ -51,32 +53,8 @@ func (s *Server) runPolicy(ctx context.Context, spec runSpec) policy.Policy {
 	return eng.WithMode(mode)
 }
 
-// ApprovalsArgs are the arguments of agentls.approvals. With no argument
-// the command lists the rules and shows them to the user.
-type ApprovalsArgs struct {
-	// Action is "list" (the default), "revoke" (a session rule) or "save" (a
-	// session rule, into the policy file of its workspace folder).
-	Action string `json:"action,omitzero"`
-	ID     string `json:"id,omitzero"` // the rule, for revoke and save
-}
-
-// ApprovalsResult is agentls.approvals' answer: the rules in force after
-// the action, session rules first, then those of the policy files by rank.
-// Session rules can be revoked and saved; file rules are changed in their
-// file, which their ID names ("<file>:<line>").
-type ApprovalsResult struct {
-	Rules []policy.Rule `json:"rules"`
-}
-
-// Approvals actions.
-const (
-	ApprovalsList   = "list"
-	ApprovalsRevoke = "revoke"
-	ApprovalsSave   = "save"
-)
-
 func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
-	var args ApprovalsArgs
+	var args contract.ApprovalsArgs
 	if len(params.Arguments) > 0 {
 		if err := commandArg(params, &args); err != nil {
 			return nil, err
@@ -84,21 +62,21 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 	}
 	eng := s.approvals.engine(s.cfg.UserConfigDir)
 	switch args.Action {
-	case "", ApprovalsList:
-	case ApprovalsRevoke:
+	case "", contract.ApprovalsList:
+	case contract.ApprovalsRevoke:
 		if err := eng.Remove(args.ID); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, CommandApprovals, err)
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
-	case ApprovalsSave:
+	case contract.ApprovalsSave:
 		file, err := s.ruleFile(eng, args.ID)
 		if err == nil {
 			_, err = eng.Save(args.ID, file)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, CommandApprovals, err)
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save", errInvalidParams, CommandApprovals, args.Action)
+		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save", errInvalidParams, contract.CommandApprovals, args.Action)
 	}
 	rules := eng.Rules()
 	if rules == nil {
@@ -108,7 +86,7 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 		// A client without a plugin shows nothing of the answer.
 		s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: rulesMessage(rules)})
 	}
-	return encodeResult(ApprovalsResult{Rules: rules})
+	return encodeResult(contract.ApprovalsResult{Rules: rules})
 }
 
 // ruleFile is the policy file a session rule is saved to: that of the
@@ -144,6 +122,6 @@ func rulesMessage(rules []policy.Rule) string {
 			fmt.Fprintf(&b, " (%s)", r.Name)
 		}
 	}
-	fmt.Fprintf(&b, "\nRevoke a session rule with %s {\"action\": \"revoke\", \"id\": …}; save it to the workspace with \"action\": \"save\".", CommandApprovals)
+	fmt.Fprintf(&b, "\nRevoke a session rule with %s {\"action\": \"revoke\", \"id\": …}; save it to the workspace with \"action\": \"save\".", contract.CommandApprovals)
 	return b.String()
 }

@@ -3,6 +3,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"os"
@@ -17,7 +19,6 @@ import (
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -173,7 +174,7 @@ func TestApprovalsCommand(t *testing.T) {
 		{`{"action":"save","id":"session-9"}`, `no rule \"session-9\"`},
 		{`{"action":"forget"}`, `action \"forget\" is not one of list, revoke, save`},
 	} {
-		_, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandApprovals,
+		_, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandApprovals,
 			Arguments: []protocol.LSPAny{protocol.LSPAny(bad.args)}})
 		var rpcErr *jsonrpc2.Error
 		if !asRPC(err, &rpcErr) || rpcErr.Code != jsonrpc2.InvalidParams || !strings.Contains(rpcErr.Message, strings.ReplaceAll(bad.want, `\"`, `"`)) {
@@ -272,7 +273,7 @@ func TestCancelWhileAsking(t *testing.T) {
 	}
 	<-asked
 	b, _ := json.Marshal(map[string]string{"runId": runID})
-	if _, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+	if _, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 		t.Fatal(err)
 	}
 	if end := s.ed.ProgressEnd(); !strings.Contains(end, "aborted") {
@@ -292,11 +293,11 @@ func approvals(t *testing.T, s *session, args string) []policy.Rule {
 
 func approvalsRaw(t *testing.T, s *session, args []protocol.LSPAny) []policy.Rule {
 	t.Helper()
-	res, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandApprovals, Arguments: args})
+	res, err := s.ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandApprovals, Arguments: args})
 	if err != nil {
-		t.Fatalf("%s %s: %v", lsp.CommandApprovals, args, err)
+		t.Fatalf("%s %s: %v", contract.CommandApprovals, args, err)
 	}
-	var out lsp.ApprovalsResult
+	var out contract.ApprovalsResult
 	if err := json.Unmarshal(res, &out); err != nil {
 		t.Fatalf("answer %s: %v", res, err)
 	}

@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"slices"
@@ -11,7 +13,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkCancel(b *testing.B) {
 		from = waitProgress(b, s.ed, from, token, "report")
 		args, _ := json.Marshal(map[string]string{"runId": runID})
 		start := time.Now()
-		if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{args}}); err != nil {
+		if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{args}}); err != nil {
 			b.Fatal(err)
 		}
 		waitProgress(b, s.ed, from, token, "end")

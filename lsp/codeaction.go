@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"strings"
@@ -40,9 +42,9 @@ type actionRequest struct {
 	only        []protocol.CodeActionKind
 }
 
-func (r actionRequest) actions(custom []CustomAction) []protocol.CommandOrCodeAction {
+func (r actionRequest) actions(custom []contract.CustomAction) []protocol.CommandOrCodeAction {
 	var out []protocol.CommandOrCodeAction
-	add := func(title string, kind protocol.CodeActionKind, args RunArgs, ds []protocol.Diagnostic) {
+	add := func(title string, kind protocol.CodeActionKind, args contract.RunArgs, ds []protocol.Diagnostic) {
 		if !r.wants(kind) {
 			return
 		}
@@ -50,39 +52,39 @@ func (r actionRequest) actions(custom []CustomAction) []protocol.CommandOrCodeAc
 		args.Title = strings.TrimSuffix(strings.TrimPrefix(title, "Agent: "), "…")
 		b, err := protocol.Marshal(args)
 		if err != nil {
-			return // Inv: RunArgs always encodes
+			return // Inv: contract.RunArgs always encodes
 		}
 		k := kind
 		out = append(out, &protocol.CodeAction{
 			Title:       title,
 			Kind:        &k,
 			Diagnostics: ds,
-			Command:     protocol.Command{Title: title, Command: CommandRun, Arguments: []protocol.LSPAny{b}},
+			Command:     protocol.Command{Title: title, Command: contract.CommandRun, Arguments: []protocol.LSPAny{b}},
 		})
 	}
 	for _, d := range r.diagnostics {
 		rng := d.Range
 		add(fixTitle(d), protocol.CodeActionKindQuickFix,
-			RunArgs{Prompt: promptFix, Range: &rng, Diagnostics: []protocol.Diagnostic{d}, Action: ActionFix},
+			contract.RunArgs{Prompt: promptFix, Range: &rng, Diagnostics: []protocol.Diagnostic{d}, Action: contract.ActionFix},
 			[]protocol.Diagnostic{d})
 	}
 	if n := len(r.diagnostics); n > 1 {
 		add(fmt.Sprintf("Agent: Fix all %d problems in this file", n), protocol.CodeActionKindQuickFix,
-			RunArgs{Prompt: promptFixAll, Diagnostics: r.diagnostics, Action: ActionFixAll}, r.diagnostics)
+			contract.RunArgs{Prompt: promptFixAll, Diagnostics: r.diagnostics, Action: contract.ActionFixAll}, r.diagnostics)
 	}
 	if r.selection {
 		rng := r.rng
-		add("Agent: Explain selection", kindExplain, RunArgs{Prompt: promptExplain, Range: &rng, Action: ActionExplain}, nil)
-		add("Agent: Refactor selection…", kindRefactor, RunArgs{Prompt: promptRefactor, Range: &rng, Action: ActionRefactor, Ask: AskInstruction}, nil)
-		add("Agent: Add documentation", kindDocument, RunArgs{Prompt: promptDocument, Range: &rng, Action: ActionDocument}, nil)
-		add("Agent: Write tests", kindTests, RunArgs{Prompt: promptTests, Range: &rng, Action: ActionTests}, nil)
+		add("Agent: Explain selection", kindExplain, contract.RunArgs{Prompt: promptExplain, Range: &rng, Action: contract.ActionExplain}, nil)
+		add("Agent: Refactor selection…", kindRefactor, contract.RunArgs{Prompt: promptRefactor, Range: &rng, Action: contract.ActionRefactor, Ask: contract.AskInstruction}, nil)
+		add("Agent: Add documentation", kindDocument, contract.RunArgs{Prompt: promptDocument, Range: &rng, Action: contract.ActionDocument}, nil)
+		add("Agent: Write tests", kindTests, contract.RunArgs{Prompt: promptTests, Range: &rng, Action: contract.ActionTests}, nil)
 	}
 	for _, a := range custom {
 		if strings.Contains(a.Prompt, "${selection}") && !r.selection ||
 			strings.Contains(a.Prompt, "${diagnostics}") && len(r.diagnostics) == 0 {
 			continue
 		}
-		args := RunArgs{Prompt: a.Prompt, Action: ActionCustom}
+		args := contract.RunArgs{Prompt: a.Prompt, Action: contract.ActionCustom}
 		if r.selection {
 			rng := r.rng
 			args.Range = &rng

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,60 +10,29 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
-
-// RunArgs are the arguments of agentls.run. docs/protocol.md documents them.
-type RunArgs struct {
-	// Prompt is the task; ${selection}, ${file}, ${diagnostics} and
-	// ${instruction} are expanded when the run starts.
-	Prompt      string                `json:"prompt"`
-	URI         uri.URI               `json:"uri,omitzero"`
-	Range       *protocol.Range       `json:"range,omitzero"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitzero"`
-	// Action names the code action the command came from (ActionExplain…);
-	// an explain run is read-only.
-	Action string `json:"action,omitzero"`
-	// Ask asks a plugin to prompt the user before executing the command
-	// (AskInstruction) and to put the answer in Instruction.
-	Ask         string `json:"ask,omitzero"`
-	Instruction string `json:"instruction,omitzero"`
-	// Title names the run in progress and answers ("Explain selection");
-	// "": the prompt's first words.
-	Title string `json:"title,omitzero"`
-}
-
-// CancelArgs are the arguments of agentls.cancel.
-type CancelArgs struct {
-	RunID string `json:"runId"`
-}
-
-// RunResult is agentls.run's answer.
-type RunResult struct {
-	RunID string `json:"runId"`
-}
 
 var errInvalidParams = jsonrpc2.ErrInvalidParams
 
 func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	switch params.Command {
-	case CommandRun:
-		var args RunArgs
+	case contract.CommandRun:
+		var args contract.RunArgs
 		if err := commandArg(params, &args); err != nil {
 			return nil, err
 		}
 		if strings.TrimSpace(args.Prompt) == "" {
-			return nil, fmt.Errorf("%w: %s needs a non-empty \"prompt\"", errInvalidParams, CommandRun)
+			return nil, fmt.Errorf("%w: %s needs a non-empty \"prompt\"", errInvalidParams, contract.CommandRun)
 		}
 		id, err := s.startRun(ctx, args, params.WorkDoneToken)
 		if err != nil {
 			return nil, err
 		}
-		return encodeResult(RunResult{RunID: id})
-	case CommandApprovals:
+		return encodeResult(contract.RunResult{RunID: id})
+	case contract.CommandApprovals:
 		return s.approvalsCommand(ctx, params)
-	case CommandCancel:
-		var args CancelArgs
+	case contract.CommandCancel:
+		var args contract.CancelArgs
 		if err := commandArg(params, &args); err != nil {
 			return nil, err
 		}
@@ -70,7 +41,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		}
 		return protocol.LSPAny("null"), nil
 	}
-	return nil, fmt.Errorf("%w: unknown command %q (agentls knows %s, %s)", errInvalidParams, params.Command, CommandRun, CommandCancel)
+	return nil, fmt.Errorf("%w: unknown command %q (agentls knows %s)", errInvalidParams, params.Command, strings.Join(contract.Commands, ", "))
 }
 
 // commandArg decodes a command's single object argument.

@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"strings"
+
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"sync"
@@ -39,7 +43,7 @@ const configSection = "agentls"
 // problems, unless they were shown already. s.mu must not be held.
 func (s *Server) applySettings(ctx context.Context) {
 	s.mu.Lock()
-	settings := DefaultSettings()
+	settings := contract.DefaultSettings()
 	var problems []string
 	for _, p := range settings.Merge(s.config.initOpts) {
 		problems = append(problems, "initializationOptions: "+p)
@@ -131,4 +135,11 @@ func (s *Server) goTask(f func()) bool {
 	}
 	s.tasks.Go(f)
 	return true
+}
+
+// warnSettings tells the user which settings were not understood.
+func (s *Server) warnSettings(ctx context.Context, problems []string) {
+	msg := "agentls: settings ignored: " + strings.Join(problems, "; ")
+	s.log.Warn(msg)
+	s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 }

@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"os"
@@ -264,7 +266,7 @@ func TestCancelRun(t *testing.T) {
 			switch how {
 			case "command":
 				b, _ := json.Marshal(map[string]string{"runId": runID})
-				if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+				if _, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 					t.Fatal(err)
 				}
 			case "progress":
@@ -304,13 +306,13 @@ func TestBadCommands(t *testing.T) {
 	tests := []struct {
 		name, command, args, want string
 	}{
-		{"unknown command", "agentls.nope", `{}`, "unknown command"},
-		{"missing prompt", lsp.CommandRun, `{"uri":"file:///x"}`, "prompt"},
-		{"blank prompt", lsp.CommandRun, `{"prompt":"  "}`, "prompt"},
-		{"wrong type", lsp.CommandRun, `{"prompt":3}`, "agentls.run"},
-		{"file outside workspace", lsp.CommandRun, `{"prompt":"x","uri":"file:///etc/passwd"}`, "outside"},
-		{"non-file uri", lsp.CommandRun, `{"prompt":"x","uri":"untitled:Untitled-1"}`, "untitled"},
-		{"cancel unknown run", lsp.CommandCancel, `{"runId":"main-0"}`, "no running run"},
+		{"unknown command", "agentls.nope", `{}`, `unknown command "agentls.nope" (agentls knows agentls.run, agentls.cancel, agentls.approvals)`},
+		{"missing prompt", contract.CommandRun, `{"uri":"file:///x"}`, "prompt"},
+		{"blank prompt", contract.CommandRun, `{"prompt":"  "}`, "prompt"},
+		{"wrong type", contract.CommandRun, `{"prompt":3}`, "agentls.run"},
+		{"file outside workspace", contract.CommandRun, `{"prompt":"x","uri":"file:///etc/passwd"}`, "outside"},
+		{"non-file uri", contract.CommandRun, `{"prompt":"x","uri":"untitled:Untitled-1"}`, "untitled"},
+		{"cancel unknown run", contract.CommandCancel, `{"runId":"main-0"}`, "no running run"},
 	}
 	for _, tt := range tests {
 		_, err := s.ed.Server.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: tt.command, Arguments: []protocol.LSPAny{protocol.LSPAny(tt.args)}})
@@ -375,7 +377,7 @@ func isMethod(method string) func(lsptest.Message) bool {
 
 func isEvent(typ string) func(lsptest.Message) bool {
 	return func(m lsptest.Message) bool {
-		return m.Method == lsp.MethodEvent && strings.Contains(string(m.Params), `"type":"`+typ+`"`)
+		return m.Method == contract.MethodEvent && strings.Contains(string(m.Params), `"type":"`+typ+`"`)
 	}
 }
 

@@ -3,6 +3,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +21,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -49,7 +50,7 @@ func holdRequests(t *testing.T, ed *lsptest.Editor, method string) {
 func cancelRun(t *testing.T, ed *lsptest.Editor, runID string) {
 	t.Helper()
 	b, _ := json.Marshal(map[string]string{"runId": runID})
-	if _, err := ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
+	if _, err := ed.Server.ExecuteCommand(t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}}); err != nil {
 		t.Fatalf("agentls.cancel: %v", err)
 	}
 }

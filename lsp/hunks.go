@@ -6,38 +6,25 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
-// A hunk is a group of consecutive TextEdits of one TextDocumentEdit whose
-// line ranges touch or overlap: edit i joins the hunk of edit i-1 when it
-// starts on or before the line after the one edit i-1 ends on. Hunks are
-// numbered from 0 in the order of the edits; the agentls extension of the
-// applyEdit result (docs/protocol.md) names them by these numbers.
-type hunk struct {
-	first, last int    // edit indexes, inclusive
-	start, end  uint32 // 0-based lines the hunk's edits span, inclusive
-}
-
-// hunksOf groups edits into hunks. The edits must be sorted, as the server
-// sends them.
-func hunksOf(tes []protocol.TextEdit) []hunk {
-	var hs []hunk
+// hunksOf groups a TextDocumentEdit's edits into hunks, as the contract
+// numbers them. The edits must be sorted, as the server sends them.
+func hunksOf(tes []protocol.TextEdit) []contract.Hunk {
+	spans := make([]contract.LineSpan, len(tes))
 	for i, te := range tes {
-		if n := len(hs); n > 0 && te.Range.Start.Line <= hs[n-1].end+1 {
-			hs[n-1].last = i
-			hs[n-1].end = max(hs[n-1].end, te.Range.End.Line)
-			continue
-		}
-		hs = append(hs, hunk{first: i, last: i, start: te.Range.Start.Line, end: te.Range.End.Line})
+		spans[i] = contract.LineSpan{Start: int(te.Range.Start.Line), End: int(te.Range.End.Line)}
 	}
-	return hs
+	return contract.Hunks(spans)
 }
 
 // fileTextEdits returns the text edits the server sends for a change of old
 // to new: the edits hunks are counted over.
-func fileTextEdits(old, new string, enc edits.Encoding) []protocol.TextEdit {
-	tes, err := edits.TextEdits(old, edits.Compute(old, new), enc)
+func fileTextEdits(old, new string, enc lspedit.Encoding) []protocol.TextEdit {
+	tes, err := lspedit.TextEdits(old, edits.Compute(old, new), enc)
 	if err != nil {
 		return nil
 	}
@@ -45,7 +32,7 @@ func fileTextEdits(old, new string, enc edits.Encoding) []protocol.TextEdit {
 }
 
 // describeHunks names hunks for the model: "hunk 2 of 3 (lines 10-12)".
-func describeHunks(hs []hunk, idx []int) string {
+func describeHunks(hs []contract.Hunk, idx []int) string {
 	var parts []string
 	for _, i := range idx {
 		if i < 0 || i >= len(hs) {
@@ -53,9 +40,9 @@ func describeHunks(hs []hunk, idx []int) string {
 			continue
 		}
 		h := hs[i]
-		lines := fmt.Sprintf("line %d", h.start+1)
-		if h.end > h.start {
-			lines = fmt.Sprintf("lines %d-%d", h.start+1, h.end+1)
+		lines := fmt.Sprintf("line %d", h.Start+1)
+		if h.End > h.Start {
+			lines = fmt.Sprintf("lines %d-%d", h.Start+1, h.End+1)
 		}
 		parts = append(parts, fmt.Sprintf("hunk %d of %d (%s)", i+1, len(hs), lines))
 	}
@@ -65,7 +52,7 @@ func describeHunks(hs []hunk, idx []int) string {
 // partialMessage tells the model what the user made of a proposal before
 // accepting it: which hunks were rejected or edited, and what was applied,
 // as a diff against the file before the proposal.
-func partialMessage(name, old, proposed, final string, enc edits.Encoding, rejected, edited []int) string {
+func partialMessage(name, old, proposed, final string, enc lspedit.Encoding, rejected, edited []int) string {
 	hs := hunksOf(fileTextEdits(old, proposed, enc))
 	var b strings.Builder
 	fmt.Fprintf(&b, "The user applied your change to %s only in part.", name)

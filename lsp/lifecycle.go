@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,15 +11,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
-)
-
-// Commands the server executes.
-const (
-	CommandRun       = "agentls.run"
-	CommandCancel    = "agentls.cancel"
-	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules
 )
 
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -45,7 +40,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			TextDocumentSync:   &protocol.TextDocumentSyncOptions{OpenClose: ptr(true), Change: &sync},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: codeActionKinds()},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRun, CommandCancel, CommandApprovals},
+				Commands: slices.Clone(contract.Commands),
 			},
 			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 				Supported: ptr(true), ChangeNotifications: protocol.Boolean(true),
@@ -112,9 +107,9 @@ func initialRoots(p *protocol.InitializeParams) []string {
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
-	caps := clientCaps{encoding: edits.UTF16}
+	caps := clientCaps{encoding: lspedit.UTF16}
 	if c.General != nil && slices.Contains(c.General.PositionEncodings, protocol.PositionEncodingKindUTF8) {
-		caps.encoding = edits.UTF8
+		caps.encoding = lspedit.UTF8
 	}
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)

@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"os"
@@ -127,7 +129,7 @@ func loadRuns16(t *testing.T, chunks int) {
 	}
 	ends := 0
 	ed.WaitFor("every run's end", func(m lsptest.Message) bool {
-		if m.Method == lsp.MethodEvent && strings.Contains(string(m.Params), `"type":"run_end"`) {
+		if m.Method == contract.MethodEvent && strings.Contains(string(m.Params), `"type":"run_end"`) {
 			ends++
 			if !strings.Contains(string(m.Params), `"reason":"goal"`) {
 				t.Errorf("run_end: %.300s", m.Params)

@@ -75,7 +75,7 @@ func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision
 		}
 		fc.old, fc.new = cur.Text, c.mine
 		if cur.Text != c.base {
-			merged, ok := rebase(c.base, c.mine, cur.Text)
+			merged, ok := edits.Rebase(c.base, c.mine, cur.Text)
 			if !ok {
 				return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " changed since it was read"}, false
 			}

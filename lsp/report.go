@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"strings"
@@ -14,18 +16,19 @@ import (
 // numbering, its subagents' progress and, with confirm: run, its staged
 // changes.
 type liveRun struct {
-	s        *Server
-	spec     runSpec
-	prog     *progress
-	stage    *stage          // confirm: run; nil otherwise
-	proposal *ProposalReport // the stage's last proposal
-	refusals int             // proposals of the stage the user turned down
-	maxTurns int
-	seq      atomic.Int64 // agentls/event numbering
-	turn     atomic.Int64 // the turn of the last event
-	diffs    atomic.Int64 // diffs shown, to name their files
-	proposed atomic.Bool  // a change was proposed: the result is not a text answer
-	runEnd   agent.Event  // the harness's run_end, forwarded once the run is finished
+	s           *Server
+	spec        runSpec
+	prog        *progress
+	stage       *stage                   // confirm: run; nil otherwise
+	proposal    *contract.ProposalReport // the stage's last proposal
+	refusals    int                      // proposals of the stage the user turned down
+	maxTurns    int
+	seq         atomic.Int64 // agentls/event numbering
+	annotations atomic.Int64 // change annotations sent, to number their ids
+	turn        atomic.Int64 // the turn of the last event
+	diffs       atomic.Int64 // diffs shown, to name their files
+	proposed    atomic.Bool  // a change was proposed: the result is not a text answer
+	runEnd      agent.Event  // the harness's run_end, forwarded once the run is finished
 
 	subs map[string]*subagentRun // by subagent run id; the drive goroutine's only
 }
@@ -57,7 +60,7 @@ func (r *liveRun) title() string {
 
 // canPropose reports whether the run may change files at all.
 func (r *liveRun) canPropose() bool {
-	return r.spec.caps.applyEdit && r.spec.settings.ApprovalMode != "plan" && r.spec.args.Action != ActionExplain
+	return r.spec.caps.applyEdit && r.spec.settings.ApprovalMode != "plan" && r.spec.args.Action != contract.ActionExplain
 }
 
 // fs is the run's view of the files: the overlay, under its staged changes
@@ -90,7 +93,7 @@ func (r *liveRun) event(ctx context.Context, ev agent.Event) {
 	case agent.EventEditDecided:
 		if r.stage != nil && ev.Edit != nil && ev.Edit.Outcome == agent.OutcomeStaged {
 			e := *ev.Edit
-			e.Outcome = OutcomeStaged
+			e.Outcome = contract.OutcomeStaged
 			ev.Edit = &e
 		}
 	case agent.EventSubagentStart, agent.EventSubagentActivity, agent.EventSubagentEnd:
@@ -209,7 +212,7 @@ func endMessage(end *agent.RunEnd) string {
 // finish ends the run: the staged proposal (confirm: run), run_end, the
 // answer, and the progress end, always last.
 func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
-	var prop *ProposalReport
+	var prop *contract.ProposalReport
 	if r.stage != nil {
 		prop = r.proposal
 		if end.Reason != agent.StopGoal {

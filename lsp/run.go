@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"strings"
@@ -11,18 +13,18 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
 // A runSpec is everything a run needs, captured when it starts.
 type runSpec struct {
 	h        *runHandle
-	args     RunArgs
+	args     contract.RunArgs
 	task     agent.Task
 	root     string
 	model    agent.Model
-	settings Settings
+	settings contract.Settings
 	caps     clientCaps
 	ws       *workspace.Workspace
 	token    protocol.ProgressToken
@@ -31,7 +33,7 @@ type runSpec struct {
 // startRun validates a run request, starts the run in the background and
 // returns its id at once: the run never holds up the request (clients time
 // out long commands).
-func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.ProgressToken) (string, error) {
+func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token protocol.ProgressToken) (string, error) {
 	if err := s.settingsReady(ctx); err != nil {
 		return "", protocol.ErrRequestCancelled
 	}
@@ -66,7 +68,7 @@ func (s *Server) startRun(ctx context.Context, args RunArgs, token protocol.Prog
 // taskFor builds the agent's task from the command's arguments: the file, the
 // selected text and the diagnostics in scope, with the prompt's ${…}
 // expanded. The run's root is the workspace folder that holds the file.
-func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.Task, string, error) {
+func taskFor(ws *workspace.Workspace, args contract.RunArgs, enc lspedit.Encoding) (agent.Task, string, error) {
 	task := agent.Task{}
 	root := ws.Roots()[0]
 	var vars templateVars
@@ -88,7 +90,7 @@ func taskFor(ws *workspace.Workspace, args RunArgs, enc edits.Encoding) (agent.T
 			return task, "", fmt.Errorf("%w: %v", errInvalidParams, err)
 		}
 		if args.Range != nil {
-			start, end, err := edits.NewMapper(f.Text).RangeOffsets(*args.Range, enc)
+			start, end, err := lspedit.NewMapper(f.Text).RangeOffsets(*args.Range, enc)
 			if err != nil {
 				return task, "", fmt.Errorf("%w: range: %v", errInvalidParams, err)
 			}

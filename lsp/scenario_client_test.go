@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +13,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
@@ -82,7 +83,7 @@ func (r *scenarioRun) startRun(ctx context.Context) {
 		args["range"] = parseRange(r.t, f.Range)
 	}
 	b, _ := json.Marshal(args)
-	params := &protocol.ExecuteCommandParams{Command: lsp.CommandRun, Arguments: []protocol.LSPAny{b}}
+	params := &protocol.ExecuteCommandParams{Command: contract.CommandRun, Arguments: []protocol.LSPAny{b}}
 	if f.Token != "" {
 		params.WorkDoneToken = protocol.String(f.Token)
 	}
@@ -95,7 +96,7 @@ func (r *scenarioRun) execute(ctx context.Context, params *protocol.ExecuteComma
 	if err != nil {
 		r.t.Fatalf("%s: %v", params.Command, err)
 	}
-	var out lsp.RunResult
+	var out contract.RunResult
 	if err := json.Unmarshal(res, &out); err != nil {
 		r.t.Fatalf("%s answered %s: %v", params.Command, res, err)
 	}
@@ -150,7 +151,7 @@ func (r *scenarioRun) codeAction(ctx context.Context) []string {
 	if f.Instruction != "" {
 		var m map[string]any
 		json.Unmarshal(args[0], &m)
-		if m["ask"] != lsp.AskInstruction {
+		if m["ask"] != contract.AskInstruction {
 			r.t.Errorf("action %q does not ask for an instruction", f.Choose)
 		}
 		m["instruction"] = f.Instruction

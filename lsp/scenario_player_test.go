@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +14,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -260,7 +261,7 @@ func (p *player) wait(ctx context.Context, w []string) error {
 	case len(w) == 2 && w[0] == "event":
 		typ, inner, _ := strings.Cut(w[1], "/") // subagent_activity/thought: a subagent's thought
 		ok = func(m lsptest.Message) bool {
-			if m.Method != lsp.MethodEvent {
+			if m.Method != contract.MethodEvent {
 				return false
 			}
 			e := eventOf(m)
@@ -290,7 +291,7 @@ func (p *player) cancel(ctx context.Context, w []string) error {
 		b, _ := json.Marshal(map[string]string{"runId": id})
 		// The run may end (and the steps' ctx with it) before the answer
 		// comes back: the answer is not waited for on ctx.
-		_, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: lsp.CommandCancel, Arguments: []protocol.LSPAny{b}})
+		_, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandCancel, Arguments: []protocol.LSPAny{b}})
 		return err
 	case "progress", "subagent":
 		var token string

@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,7 +17,6 @@ import (
 	"go.lsp.dev/uri"
 	"google.golang.org/genai"
 
-	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -114,7 +115,7 @@ func (r *scenarioRun) render(b *strings.Builder, m lsptest.Message, methods map[
 		}
 		json.Unmarshal(m.Params, &p)
 		fmt.Fprintf(b, "cancelRequest %s\n", methods[p.ID.String()])
-	case lsp.MethodEvent:
+	case contract.MethodEvent:
 		renderEvent(b, m)
 	}
 }
@@ -221,7 +222,7 @@ type event struct {
 		Result string `json:"result"`
 		Error  string `json:"error"`
 	} `json:"end"`
-	Proposal *lsp.ProposalReport `json:"proposal"`
+	Proposal *contract.ProposalReport `json:"proposal"`
 	Inner    *struct {
 		Type string `json:"type"`
 	} `json:"inner"`

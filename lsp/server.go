@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"errors"
 	"io"
@@ -15,7 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -62,7 +64,7 @@ type Server struct {
 	ws       *workspace.Workspace
 	folders  []string // the workspace folders as the client named them
 	caps     clientCaps
-	settings Settings
+	settings contract.Settings
 	config   configState
 	closing  bool // set when the connection ends: no new background work
 
@@ -84,7 +86,7 @@ const (
 
 // clientCaps is what the server uses of the client's capabilities.
 type clientCaps struct {
-	encoding          edits.Encoding
+	encoding          lspedit.Encoding
 	workDoneProgress  bool
 	applyEdit         bool
 	documentChanges   bool
@@ -102,7 +104,7 @@ func (c clientCaps) canCreate() bool {
 
 // New returns a server; Serve connects it.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: DefaultSettings()}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: contract.DefaultSettings()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

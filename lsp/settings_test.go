@@ -1,28 +1,8 @@
 package lsp
 
 import (
-	"encoding/json"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
-
-func TestSettingsMerge(t *testing.T) {
-	t.Parallel()
-	s := DefaultSettings()
-	p1 := s.Merge(json.RawMessage(`{"agentls": {"confirm": "run", "maxTurns": 0, "mode": "x"}}`))
-	p2 := s.Merge(json.RawMessage(`{"maxTurns": 7, "events": "yes", "customActions": [{"title": "T", "prompt": "P ${selection}"}]}`))
-	want := DefaultSettings()
-	want.Confirm, want.MaxTurns = "run", 7
-	want.CustomActions = []CustomAction{{Title: "T", Prompt: "P ${selection}"}}
-	if diff := cmp.Diff(want, s); diff != "" {
-		t.Errorf("settings (-want +got):\n%s", diff)
-	}
-	wantProblems := []string{`maxTurns: must be positive, not 0`, `unknown setting "mode"`, `events: wrong type ("yes")`}
-	if diff := cmp.Diff(wantProblems, append(p1, p2...)); diff != "" {
-		t.Errorf("problems (-want +got):\n%s", diff)
-	}
-}
 
 func TestExpand(t *testing.T) {
 	t.Parallel()

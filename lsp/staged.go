@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/agentls/agentls/contract"
+
 	"context"
 	"fmt"
 	"io/fs"
@@ -99,22 +101,22 @@ func (st *stage) changed() []stagedFile {
 
 // discarded reports the staged changes of a run that did not reach its goal:
 // nothing is proposed. nil when nothing was staged.
-func (st *stage) discarded() *ProposalReport {
+func (st *stage) discarded() *contract.ProposalReport {
 	files := st.changed()
 	if len(files) == 0 {
 		return nil
 	}
 	rep := st.report(files)
-	rep.setOutcome(outcomeDiscarded)
+	rep.SetOutcome(contract.OutcomeDiscarded)
 	rep.Summary = fmt.Sprintf("Nothing was proposed: the run did not finish; %s discarded.", countFiles(len(files), "staged change"))
 	return rep
 }
 
-func (st *stage) report(files []stagedFile) *ProposalReport {
-	rep := &ProposalReport{}
+func (st *stage) report(files []stagedFile) *contract.ProposalReport {
+	rep := &contract.ProposalReport{}
 	for _, f := range files {
 		s := edits.DiffStat(f.base, f.text)
-		rep.Files = append(rep.Files, FileDecision{Name: f.name, Create: f.create, Added: s.Added, Deleted: s.Deleted})
+		rep.Files = append(rep.Files, contract.FileDecision{Name: f.name, Create: f.create, Added: s.Added, Deleted: s.Deleted})
 	}
 	return rep
 }
@@ -122,7 +124,7 @@ func (st *stage) report(files []stagedFile) *ProposalReport {
 // proposeAll sends the staged changes as one proposal, when the run calls
 // complete_task with result, and reports what became of them; nil when
 // nothing was staged. The stage is emptied either way.
-func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *ProposalReport {
+func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *contract.ProposalReport {
 	files := st.changed()
 	if len(files) == 0 {
 		return nil
@@ -143,7 +145,7 @@ func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *Pro
 	r.report(ctx, fmt.Sprintf("Proposing changes to %s (%s)", countFiles(len(files), "file"), total), -1)
 	ds, err := r.s.propose(ctx, r, cs)
 	if err != nil {
-		rep.setOutcome(agent.OutcomeWithdrawn)
+		rep.SetOutcome(agent.OutcomeWithdrawn)
 		rep.Message = err.Error()
 		rep.Summary = "The proposal was withdrawn."
 		return rep
@@ -189,17 +191,6 @@ func (r *liveRun) beforeComplete(ctx context.Context, result string) (string, er
 	return rep.Summary + " No file changed and your staged changes are dropped. Revise them and stage them again, or call complete_task to finish without them.", nil
 }
 
-// setOutcome gives the proposal and each of its files outcome o.
-func (rep *ProposalReport) setOutcome(o agent.Outcome) {
-	rep.Outcome = o
-	for i := range rep.Files {
-		rep.Files[i].Outcome = o
-	}
-}
-
-// outcomeDiscarded: a run that did not reach its goal proposes nothing.
-const outcomeDiscarded agent.Outcome = "discarded"
-
 // overall is the proposal's outcome: applied when every file was, else the
 // first other outcome.
 func overall(ds []agent.Decision) (agent.Outcome, string) {
@@ -211,7 +202,7 @@ func overall(ds []agent.Decision) (agent.Outcome, string) {
 	return agent.OutcomeApplied, ""
 }
 
-func summarize(rep *ProposalReport) string {
+func summarize(rep *contract.ProposalReport) string {
 	n := countFiles(len(rep.Files), "file")
 	switch rep.Outcome {
 	case agent.OutcomeApplied:

@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -76,7 +76,7 @@ func (s *Server) workspace() *workspace.Workspace {
 	return s.ws
 }
 
-func (s *Server) encoding() edits.Encoding {
+func (s *Server) encoding() lspedit.Encoding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.caps.encoding

@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 // FuzzChange checks Change against byte splicing on a plain string. ops is
@@ -45,7 +45,7 @@ func FuzzChange(f *testing.F) {
 		)
 		flush := func() {
 			version++
-			err := w.Change(path, version, batch, edits.UTF8)
+			err := w.Change(path, version, batch, lspedit.UTF8)
 			changeCalls++
 			var wantErr error
 			switch {
@@ -54,7 +54,7 @@ func FuzzChange(f *testing.F) {
 			case unsynced && badAfterWhole, !unsynced && batchBad:
 				// An out-of-sync buffer takes the changes from the last
 				// whole replace on.
-				wantErr = edits.ErrPosition
+				wantErr = lspedit.ErrPosition
 			}
 			if wantErr != nil {
 				if !errors.Is(err, wantErr) {

@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 var (
@@ -77,7 +77,7 @@ func (w *Workspace) Buffer(path string) (text string, version int32, ok bool) {
 // and version but is out of sync: the editor applied a change the overlay
 // could not, so the editor's text is unknown, and ReadFile refuses to guess
 // it until the editor sends its whole text.
-func (w *Workspace) Change(path string, version int32, changes []Change, enc edits.Encoding) error {
+func (w *Workspace) Change(path string, version int32, changes []Change, enc lspedit.Encoding) error {
 	for {
 		w.mu.RLock()
 		key := canonical(w.roots, path)
@@ -120,7 +120,7 @@ func (w *Workspace) Change(path string, version int32, changes []Change, enc edi
 
 // resync applies the changes of an out-of-sync buffer from its last whole
 // text on; without one, the editor's text stays unknown.
-func resync(text string, changes []Change, enc edits.Encoding) (string, error) {
+func resync(text string, changes []Change, enc lspedit.Encoding) (string, error) {
 	for i := len(changes) - 1; i >= 0; i-- {
 		if changes[i].Range == nil {
 			return applyChanges(text, changes[i:], enc)
@@ -130,13 +130,13 @@ func resync(text string, changes []Change, enc edits.Encoding) (string, error) {
 }
 
 // applyChanges returns text after changes, or the first error.
-func applyChanges(text string, changes []Change, enc edits.Encoding) (string, error) {
+func applyChanges(text string, changes []Change, enc lspedit.Encoding) (string, error) {
 	for i, c := range changes {
 		if c.Range == nil {
 			text = c.Text
 			continue
 		}
-		start, end, err := edits.NewMapper(text).RangeOffsets(*c.Range, enc)
+		start, end, err := lspedit.NewMapper(text).RangeOffsets(*c.Range, enc)
 		if err != nil {
 			return "", fmt.Errorf("content change %d: %w", i, err)
 		}

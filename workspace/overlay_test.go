@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 // rng returns the range l1:c1-l2:c2.
@@ -53,7 +53,7 @@ func TestChange(t *testing.T) {
 		name    string
 		text    string
 		version int32 // of the Change; the buffer is opened at version 1
-		enc     edits.Encoding
+		enc     lspedit.Encoding
 		changes []Change
 		want    bufferState
 		wantErr error
@@ -62,7 +62,7 @@ func TestChange(t *testing.T) {
 			name:    "incremental UTF-16 sequence, each against the text before it",
 			text:    multi,
 			version: 2,
-			enc:     edits.UTF16,
+			enc:     lspedit.UTF16,
 			changes: []Change{
 				{Range: rng(0, 1, 0, 2), Text: "e"},         // é → e
 				{Range: rng(1, 2, 1, 2), Text: "!"},         // after 本
@@ -80,7 +80,7 @@ func TestChange(t *testing.T) {
 			name:    "UTF-8 positions count bytes",
 			text:    multi,
 			version: 2,
-			enc:     edits.UTF8,
+			enc:     lspedit.UTF8,
 			changes: []Change{{Range: rng(1, 3, 1, 6), Text: "X"}, {Range: rng(2, 4, 2, 5), Text: "Y"}},
 			want:    bufferState{"héllo\n日X語\n😀Y\n", 2, true},
 		},
@@ -88,7 +88,7 @@ func TestChange(t *testing.T) {
 			name:    "UTF-32 positions count code points",
 			text:    multi,
 			version: 2,
-			enc:     edits.UTF32,
+			enc:     lspedit.UTF32,
 			changes: []Change{{Range: rng(2, 1, 2, 2), Text: "Z"}, {Range: rng(0, 1, 0, 2), Text: "E"}},
 			want:    bufferState{"hEllo\n日本語\n😀Z\n", 2, true},
 		},
@@ -118,7 +118,7 @@ func TestChange(t *testing.T) {
 			version: 2,
 			changes: []Change{{Range: rng(2, 1, 2, 1), Text: "!"}},
 			want:    bufferState{multi, 1, true},
-			wantErr: edits.ErrPosition,
+			wantErr: lspedit.ErrPosition,
 		},
 		{
 			name:    "line past the end leaves the buffer unchanged",
@@ -126,7 +126,7 @@ func TestChange(t *testing.T) {
 			version: 2,
 			changes: []Change{{Range: rng(9, 0, 9, 0), Text: "!"}},
 			want:    bufferState{multi, 1, true},
-			wantErr: edits.ErrPosition,
+			wantErr: lspedit.ErrPosition,
 		},
 		{
 			name:    "start after end leaves the buffer unchanged",
@@ -134,7 +134,7 @@ func TestChange(t *testing.T) {
 			version: 2,
 			changes: []Change{{Range: rng(1, 0, 0, 0), Text: "!"}},
 			want:    bufferState{multi, 1, true},
-			wantErr: edits.ErrPosition,
+			wantErr: lspedit.ErrPosition,
 		},
 		{
 			name:    "a bad change after good ones undoes them all",
@@ -142,7 +142,7 @@ func TestChange(t *testing.T) {
 			version: 2,
 			changes: []Change{{Range: rng(0, 0, 0, 0), Text: "ok"}, {Text: "whole"}, {Range: rng(5, 0, 5, 1)}},
 			want:    bufferState{multi, 1, true},
-			wantErr: edits.ErrPosition,
+			wantErr: lspedit.ErrPosition,
 		},
 		{
 			name:    "same version is refused",
@@ -189,7 +189,7 @@ func TestOverlayLifecycle(t *testing.T) {
 		}
 	}
 
-	if err := w.Change(path, 1, []Change{{Text: "x"}}, edits.UTF16); !errors.Is(err, ErrNotOpen) {
+	if err := w.Change(path, 1, []Change{{Text: "x"}}, lspedit.UTF16); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("Change before Open = %v, want ErrNotOpen", err)
 	}
 	step("nothing", bufferState{})
@@ -199,15 +199,15 @@ func TestOverlayLifecycle(t *testing.T) {
 	// Paths are cleaned, so another spelling reaches the same buffer.
 	step("Open (other spelling)", bufferOf(w, filepath.Join(root, "sub", "..", "sub", "a.go")))
 
-	if err := w.Change(path, 4, []Change{{Range: rng(1, 0, 1, 0), Text: "// 日本\n"}}, edits.UTF16); err != nil {
+	if err := w.Change(path, 4, []Change{{Range: rng(1, 0, 1, 0), Text: "// 日本\n"}}, lspedit.UTF16); err != nil {
 		t.Fatal(err)
 	}
 	step("Change 4", bufferState{"package a\n// 日本\n", 4, true})
-	if err := w.Change(path, 9, []Change{{Range: rng(1, 3, 1, 4), Text: "語"}}, edits.UTF16); err != nil {
+	if err := w.Change(path, 9, []Change{{Range: rng(1, 3, 1, 4), Text: "語"}}, lspedit.UTF16); err != nil {
 		t.Fatal(err)
 	}
 	step("Change 9", bufferState{"package a\n// 語本\n", 9, true})
-	if err := w.Change(path, 5, []Change{{Text: "stale"}}, edits.UTF16); !errors.Is(err, ErrVersion) {
+	if err := w.Change(path, 5, []Change{{Text: "stale"}}, lspedit.UTF16); !errors.Is(err, ErrVersion) {
 		t.Errorf("stale Change = %v, want ErrVersion", err)
 	}
 	step("stale Change", bufferState{"package a\n// 語本\n", 9, true})
@@ -217,7 +217,7 @@ func TestOverlayLifecycle(t *testing.T) {
 
 	w.Close(path)
 	step("Close", bufferState{})
-	if err := w.Change(path, 2, []Change{{Text: "x"}}, edits.UTF16); !errors.Is(err, ErrNotOpen) {
+	if err := w.Change(path, 2, []Change{{Text: "x"}}, lspedit.UTF16); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("Change after Close = %v, want ErrNotOpen", err)
 	}
 	w.Close(path) // closing twice is harmless
@@ -261,7 +261,7 @@ func TestChangeConcurrent(t *testing.T) {
 		writing.Go(func() {
 			for range perWriter {
 				v := nextVersion.Add(1)
-				err := w.Change(path, v, []Change{{Range: rng(0, 0, 0, 0), Text: "x"}}, edits.UTF16)
+				err := w.Change(path, v, []Change{{Range: rng(0, 0, 0, 0), Text: "x"}}, lspedit.UTF16)
 				switch {
 				case err == nil:
 					succeeded.Add(1)
@@ -291,7 +291,7 @@ func ExampleWorkspace_Change() {
 	_ = w.Change(path, 2, []Change{
 		{Range: rng(0, 6, 0, 8), Text: "big"}, // replaces 😀
 		{Range: rng(0, 0, 0, 1), Text: "H"},   // against the text left by the first
-	}, edits.UTF16)
+	}, lspedit.UTF16)
 	text, version, _ := w.Buffer(path)
 	fmt.Println(text, version)
 	// Output: Héllo big world 2

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 // After a change that does not fit the buffer, the editor has a text the
@@ -20,13 +20,13 @@ func TestOutOfSync(t *testing.T) {
 	os.WriteFile(path, []byte("on disk\n"), 0o644)
 	w.Open(path, "a\nb\n", 1)
 
-	if err := w.Change(path, 2, []Change{{Range: rng(7, 0, 7, 0), Text: "x"}}, edits.UTF16); !errors.Is(err, edits.ErrPosition) {
+	if err := w.Change(path, 2, []Change{{Range: rng(7, 0, 7, 0), Text: "x"}}, lspedit.UTF16); !errors.Is(err, lspedit.ErrPosition) {
 		t.Fatalf("change past the end = %v, want ErrPosition", err)
 	}
 	if f, err := w.ReadFile(path); !errors.Is(err, ErrOutOfSync) {
 		t.Errorf("ReadFile of an out-of-sync buffer = %+v, %v; want ErrOutOfSync", f, err)
 	}
-	if err := w.Change(path, 3, []Change{{Range: rng(0, 0, 0, 0), Text: "y"}}, edits.UTF16); !errors.Is(err, ErrOutOfSync) {
+	if err := w.Change(path, 3, []Change{{Range: rng(0, 0, 0, 0), Text: "y"}}, lspedit.UTF16); !errors.Is(err, ErrOutOfSync) {
 		t.Errorf("range change to an out-of-sync buffer = %v, want ErrOutOfSync", err)
 	}
 	if got := bufferOf(w, path); got != (bufferState{"a\nb\n", 1, true}) {
@@ -34,7 +34,7 @@ func TestOutOfSync(t *testing.T) {
 	}
 	// A notification whose last whole text comes before a range change
 	// brings it back; changes before the whole text are not looked at.
-	err := w.Change(path, 4, []Change{{Range: rng(9, 0, 9, 0), Text: "?"}, {Text: "c\n"}, {Range: rng(1, 0, 1, 0), Text: "d"}}, edits.UTF16)
+	err := w.Change(path, 4, []Change{{Range: rng(9, 0, 9, 0), Text: "?"}, {Text: "c\n"}, {Range: rng(1, 0, 1, 0), Text: "d"}}, lspedit.UTF16)
 	if err != nil {
 		t.Fatalf("whole text after an out-of-sync buffer: %v", err)
 	}
@@ -43,7 +43,7 @@ func TestOutOfSync(t *testing.T) {
 	}
 
 	// didOpen brings it back too.
-	w.Change(path, 5, []Change{{Range: rng(9, 0, 9, 0)}}, edits.UTF16)
+	w.Change(path, 5, []Change{{Range: rng(9, 0, 9, 0)}}, lspedit.UTF16)
 	w.Open(path, "e\n", 6)
 	if f, err := w.ReadFile(path); err != nil || f.Text != "e\n" {
 		t.Errorf("ReadFile after didOpen = %+v, %v", f, err)

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 )
 
 // applyEdit answers workspace/applyEdit: it asks Decide, then applies the
@@ -195,7 +195,7 @@ func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
 		if err != nil {
 			return err
 		}
-		out, err := edits.ApplyTextEdits(text, tes, e.enc)
+		out, err := lspedit.ApplyTextEdits(text, tes, e.enc)
 		if err != nil {
 			return fmt.Errorf("%s: %w", u, err)
 		}

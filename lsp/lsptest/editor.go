@@ -20,7 +20,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/workspace"
 )
@@ -47,7 +47,7 @@ type Editor struct {
 	t      testing.TB
 	Server protocol.Server // typed calls to the server
 	conn   jsonrpc2.Conn
-	enc    edits.Encoding
+	enc    lspedit.Encoding
 
 	// Decide answers applyEdit requests; nil accepts everything. It runs on
 	// its own goroutine and may block.
@@ -87,7 +87,7 @@ type Message struct {
 // New connects an editor to a server stream. The connection closes at the
 // end of the test.
 func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
-	e := &Editor{t: t, docs: make(map[uri.URI]*doc), enc: edits.UTF16}
+	e := &Editor{t: t, docs: make(map[uri.URI]*doc), enc: lspedit.UTF16}
 	e.changed = sync.NewCond(&e.mu)
 	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lsp.Codec{}))
 	e.Server = protocol.ServerDispatcher(e.conn)
@@ -196,7 +196,7 @@ func (e *Editor) InitializeFolders(ctx context.Context, roots []string, caps *pr
 	if err != nil {
 		e.t.Fatalf("initialize: %v", err)
 	}
-	e.enc = edits.ParseEncoding(res.Capabilities.PositionEncoding)
+	e.enc = lspedit.ParseEncoding(res.Capabilities.PositionEncoding)
 	if err := e.Server.Initialized(ctx, &protocol.InitializedParams{}); err != nil {
 		e.t.Fatalf("initialized: %v", err)
 	}

@@ -27,6 +27,27 @@ H.main(function()
   eq(g[3][1].newText, 'x', 'line 5 alone')
   eq(#hunks.group({ te(0, 0, 2, 0, 'a'), te(3, 0, 3, 1, 'b') }), 1, 'an edit ending at 2:0 and one starting on line 3')
 
+  -- The contract's vectors, shared with the server and the VS Code extension.
+  local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+  local vectors = vim.json.decode(table.concat(vim.fn.readfile(here .. '/../../../docs/schema/hunk-vectors.json'), '\n')).vectors
+  assert(#vectors >= 5, 'hunk vectors missing')
+  for _, v in ipairs(vectors) do
+    local edits = {}
+    for i, s in ipairs(v.spans) do
+      table.insert(edits, te(s.start, 0, s['end'], 0, tostring(i - 1)))
+    end
+    local got = {}
+    for _, h in ipairs(hunks.group(edits)) do
+      local first, last = h[1], h[#h]
+      local hs, he = math.huge, -1
+      for _, e in ipairs(h) do
+        hs, he = math.min(hs, e.range.start.line), math.max(he, e.range['end'].line)
+      end
+      table.insert(got, { first = tonumber(first.newText), last = tonumber(last.newText), start = hs, ['end'] = he })
+    end
+    eq(got, v.hunks, 'hunk vector ' .. v.name)
+  end
+
   -- UTF-16 positions after multibyte text.
   local line = '\tfmt.Println("héllo 日本 😀", Hello())'
   local col = vim.str_utfindex(line, #line - 8) -- utf-32

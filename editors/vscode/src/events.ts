@@ -1,125 +1,22 @@
-// The agentls/event notification: an agent.Event (agent/event.go) plus the
-// run's sequence number. Only the fields that belong to an event's type are
-// set. Durations are nanoseconds, as Go's time.Duration encodes them.
+// The agentls/event notification: an agent.Event plus the run's sequence
+// number. The types are generated from the contract (contract.ts); only the
+// fields that belong to an event's type are set. Durations are nanoseconds,
+// as Go's time.Duration encodes them.
 
-export type EventType =
-  | 'run_start'
-  | 'turn_start'
-  | 'thought'
-  | 'text'
-  | 'tool_call'
-  | 'approval_requested'
-  | 'approval_decided'
-  | 'edit_proposed'
-  | 'edit_decided'
-  | 'tool_result'
-  | 'subagent_start'
-  | 'subagent_activity'
-  | 'subagent_end'
-  | 'compressed'
-  | 'model_routed'
-  | 'usage'
-  | 'retry'
-  | 'turn_end'
-  | 'run_end';
+import type { Event, EventNotification } from './contract';
 
-export type StopReason = 'goal' | 'timeout' | 'max_turns' | 'aborted' | 'error' | 'no_complete_task';
+export type { EventNotification, EventType, Outcome, StopReason } from './contract';
+export { eventMethod } from './contract';
 
-export type Outcome = 'applied' | 'rejected' | 'conflict' | 'failed' | 'withdrawn';
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  args?: unknown;
-  display?: string;
-}
-
-export interface ToolResult {
-  output?: string;
-  isError?: boolean;
-  display?: string;
-  durationNs?: number;
-}
-
-export interface EditInfo {
-  path: string;
-  name: string;
-  added: number;
-  deleted: number;
-  create?: boolean;
-  diff?: string;
-  outcome?: Outcome;
-  message?: string;
-  reason?: string;
-  rejectedHunks?: number[];
-}
-
-export interface Approval {
-  tool: string;
-  command?: string;
-  dir?: string;
-  description?: string;
-  rule?: string;
-  allowed?: boolean;
-}
-
-export interface Usage {
-  prompt: number;
-  output: number;
-  thoughts: number;
-  cached: number;
-}
-
-export interface RunEnd {
-  reason: StopReason;
-  result?: string;
-  error?: string;
-  turns: number;
-}
-
-export interface Todo {
-  description: string;
-  status: string;
-}
-
-export interface SubagentInfo {
-  runId: string;
-  agent: string;
-  task?: string;
-  end?: RunEnd;
-}
-
-export interface AgentEvent {
-  type: EventType;
-  runId: string;
-  parentRunId?: string;
-  agent?: string;
-  promptId?: string;
-  turn?: number;
-  time: string;
-  text?: string;
-  subject?: string;
-  call?: ToolCall;
-  result?: ToolResult;
-  edit?: EditInfo;
-  approval?: Approval;
-  usage?: Usage;
-  end?: RunEnd;
-  retry?: { attempt: number; delayNs: number; error: string };
-  compressed?: { before: number; after: number; method: string };
-  routed?: { model: string; reason: string };
-  todos?: Todo[];
-  subagent?: SubagentInfo;
-  inner?: AgentEvent;
-}
-
-/** An agentls/event notification's payload. */
-export interface EventNotification extends AgentEvent {
-  seq: number;
-}
-
-/** The method of the structured event notification. */
-export const eventMethod = 'agentls/event';
+export type AgentEvent = Event;
+export type ToolCall = NonNullable<Event['call']>;
+export type ToolResult = NonNullable<Event['result']>;
+export type EditInfo = NonNullable<Event['edit']>;
+export type Approval = NonNullable<Event['approval']>;
+export type Usage = NonNullable<Event['usage']>;
+export type RunEnd = NonNullable<Event['end']>;
+export type Todo = NonNullable<Event['todos']>[number];
+export type SubagentInfo = NonNullable<Event['subagent']>;
 
 /** The name of the tool that ends a run. */
 export const completeTaskName = 'complete_task';

@@ -1,24 +1,21 @@
 // The extension's settings (section "agentls"): validation, and the part the
-// server understands (lsp/settings.go). No vscode import: unit-tested with
-// node --test.
+// server understands. The server's part is read from the contract
+// (contract.ts, generated from package contract): its types, defaults and
+// rules. No vscode import: unit-tested with node --test.
+
+import {
+  type Settings as ContractSettings,
+  defaultSettings as serverDefaults,
+  pluginSettings,
+  settingsSchema,
+} from './contract';
 
 export type ReviewMode = 'refactorPreview' | 'diffEditor';
 
-export interface CustomAction {
-  title: string;
-  prompt: string;
-}
+/** ServerSettings are the settings the server reads that the user sets (contract.ts). */
+export type ServerSettings = Omit<ContractSettings, 'events'>;
 
-/** ServerSettings are the settings the server reads (lsp.Settings). */
-export interface ServerSettings {
-  model: string;
-  confirm: 'each' | 'run';
-  approvalMode: 'plan' | 'default' | 'autoEdit';
-  maxTurns: number;
-  timeoutMinutes: number;
-  shellTimeoutSeconds: number;
-  customActions: CustomAction[];
-}
+export type CustomAction = ServerSettings['customActions'][number];
 
 /** InitializationOptions are what the server gets: its settings, and events on. */
 export interface InitializationOptions extends ServerSettings {
@@ -32,33 +29,25 @@ export interface Settings {
   server: ServerSettings;
 }
 
+function serverDefaultSettings(): ServerSettings {
+  const d: Partial<ContractSettings> = { ...serverDefaults };
+  delete d.events;
+  return { ...(d as ServerSettings), customActions: [] };
+}
+
 export const defaultSettings: Readonly<Settings> = Object.freeze({
   path: 'agentls',
   reviewMode: 'diffEditor',
-  server: Object.freeze({
-    model: 'gemini-2.5-flash',
-    confirm: 'each',
-    approvalMode: 'default',
-    maxTurns: 100,
-    timeoutMinutes: 0,
-    shellTimeoutSeconds: 0,
-    customActions: [],
-  }),
+  server: Object.freeze(serverDefaultSettings()),
 });
 
 /** The settings only the extension reads; the server never sees them. */
 export const extensionOnlyKeys: readonly string[] = ['path', 'reviewMode', 'trace'];
 
-/** The settings the server reads. */
-export const serverKeys: readonly (keyof ServerSettings)[] = [
-  'model',
-  'confirm',
-  'approvalMode',
-  'maxTurns',
-  'timeoutMinutes',
-  'shellTimeoutSeconds',
-  'customActions',
-];
+/** The settings the server reads that the user sets, from the contract's schema. */
+export const serverKeys: readonly (keyof ServerSettings)[] = Object.keys(settingsSchema.properties).filter(
+  (k) => !pluginSettings.includes(k),
+) as (keyof ServerSettings)[];
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 type Check<T> = (v: unknown) => Checked<T>;
@@ -68,12 +57,12 @@ const bad = <T>(problem: string): Checked<T> => ({ ok: false, problem });
 const wrongType = <T>(v: unknown): Checked<T> => bad(`wrong type (${JSON.stringify(v)})`);
 
 const oneOf =
-  <T extends string>(...values: T[]): Check<T> =>
+  <T extends string>(...values: readonly T[]): Check<T> =>
   (v) => {
     if (typeof v !== 'string') {
       return wrongType(v);
     }
-    return (values as string[]).includes(v) ? ok(v as T) : bad(`"${v}" is not one of ${values.join(', ')}`);
+    return (values as readonly string[]).includes(v) ? ok(v as T) : bad(`"${v}" is not one of ${values.join(', ')}`);
   };
 
 const nonEmpty: Check<string> = (v) => {
@@ -83,45 +72,69 @@ const nonEmpty: Check<string> = (v) => {
   return v.trim() === '' ? bad('must not be empty') : ok(v);
 };
 
-const positiveInt: Check<number> = (v) => {
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
-    return wrongType(v);
-  }
-  return v <= 0 ? bad(`must be positive, not ${v}`) : ok(v);
-};
+/** A property of a JSON Schema, as far as the settings' schema uses them. */
+interface Property {
+  type?: string | readonly string[];
+  enum?: readonly string[];
+  pattern?: string;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  items?: { properties: Record<string, Property> };
+}
 
-const nonNegative: Check<number> = (v) => {
-  if (typeof v !== 'number' || !Number.isFinite(v)) {
-    return wrongType(v);
+/**
+ * checkProperty checks v against a property of the settings' schema, and
+ * says what is wrong in the server's words.
+ */
+function checkProperty(p: Property, v: unknown): Checked<unknown> {
+  switch (p.type) {
+    case 'string':
+      if (p.enum) {
+        return oneOf(...p.enum)(v);
+      }
+      if (typeof v !== 'string') {
+        return wrongType(v);
+      }
+      return p.pattern !== undefined && !new RegExp(p.pattern).test(v) ? bad('must not be empty') : ok(v);
+    case 'integer':
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v) || (p.type === 'integer' && !Number.isInteger(v))) {
+        return wrongType(v);
+      }
+      if (p.exclusiveMinimum !== undefined && v <= p.exclusiveMinimum) {
+        return bad(`must be positive, not ${v}`);
+      }
+      return p.minimum !== undefined && v < p.minimum ? bad(`must not be negative, not ${v}`) : ok(v);
+    case 'boolean':
+      return typeof v === 'boolean' ? ok(v) : wrongType(v);
+    case 'array':
+      return checkActions(p, v);
   }
-  return v < 0 ? bad(`must not be negative, not ${v}`) : ok(v);
-};
+  return wrongType(v);
+}
 
-const actions: Check<CustomAction[]> = (v) => {
+/** checkActions checks an array of objects whose properties are non-empty strings. */
+function checkActions(p: Property, v: unknown): Checked<unknown> {
   if (!Array.isArray(v)) {
     return wrongType(v);
   }
-  const out: CustomAction[] = [];
+  const props = p.items?.properties ?? {};
+  const out: Record<string, unknown>[] = [];
   for (const [i, a] of (v as unknown[]).entries()) {
     const o = typeof a === 'object' && a !== null ? (a as Record<string, unknown>) : {};
-    const { title, prompt } = o;
-    if (typeof title !== 'string' || typeof prompt !== 'string' || title.trim() === '' || prompt.trim() === '') {
-      return bad(`action ${i + 1} needs a title and a prompt`);
+    const unknown = Object.keys(o).find((k) => !(k in props));
+    if (unknown !== undefined) {
+      return bad(`unknown field "${unknown}"`);
     }
-    out.push({ title, prompt });
+    for (const [k, kp] of Object.entries(props)) {
+      if (!checkProperty(kp, o[k]).ok) {
+        return bad(`action ${i + 1} needs a title and a prompt`);
+      }
+    }
+    out.push({ ...o });
   }
   return ok(out);
-};
-
-const serverChecks: { [K in keyof ServerSettings]: Check<ServerSettings[K]> } = {
-  model: nonEmpty,
-  confirm: oneOf('each', 'run'),
-  approvalMode: oneOf('plan', 'default', 'autoEdit'),
-  maxTurns: positiveInt,
-  timeoutMinutes: nonNegative,
-  shellTimeoutSeconds: nonNegative,
-  customActions: actions,
-};
+}
 
 const checkPath = nonEmpty;
 const checkReviewMode = oneOf<ReviewMode>('refactorPreview', 'diffEditor');
@@ -181,11 +194,11 @@ function isServerKey(k: string): k is keyof ServerSettings {
 // K ties the key to its check's value type.
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, value: unknown): string | undefined {
-  const c = serverChecks[key](value);
+  const c = checkProperty(settingsSchema.properties[key], value);
   if (!c.ok) {
     return c.problem;
   }
-  s[key] = c.value;
+  s[key] = c.value as ServerSettings[K];
   return undefined;
 }
 

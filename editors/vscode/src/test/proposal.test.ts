@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe as suite, test } from 'node:test';
 import type { ApplyWorkspaceEditParams, Range, TextEdit, WorkspaceEdit } from 'vscode-languageclient';
 import {
@@ -87,6 +89,31 @@ suite('groupHunks', () => {
 
   test('no edits, no hunks', () => {
     assert.deepEqual(groupHunks([]), []);
+  });
+
+  test('the contract\'s vectors (docs/schema/hunk-vectors.json)', () => {
+    interface Span {
+      start: number;
+      end: number;
+    }
+    interface Vector {
+      name: string;
+      spans: Span[];
+      hunks: { first: number; last: number; start: number; end: number }[];
+    }
+    const file = join(__dirname, '..', '..', '..', '..', 'docs', 'schema', 'hunk-vectors.json');
+    const { vectors } = JSON.parse(readFileSync(file, 'utf8')) as { vectors: Vector[] };
+    assert.ok(vectors.length >= 5);
+    for (const v of vectors) {
+      const edits = v.spans.map((s, i) => edit(s.start, 0, s.end, 0, String(i)));
+      const got = groupHunks(edits).map((h) => ({
+        first: Number(h[0]?.newText),
+        last: Number(h.at(-1)?.newText),
+        start: Math.min(...h.map((e) => e.range.start.line)),
+        end: Math.max(...h.map((e) => e.range.end.line)),
+      }));
+      assert.deepEqual(got, v.hunks, v.name);
+    }
   });
 });
 

@@ -1,15 +1,13 @@
-package lsp
+package edits
 
 import (
 	"cmp"
 	"slices"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-
-	"github.com/agentls/agentls/edits"
 )
 
-// rebase re-applies a change computed on base (base → mine) to theirs, the
+// Rebase re-applies a change computed on base (base → mine) to theirs, the
 // text the editor's buffer holds now, and returns the result. It fails (ok
 // false) when the user's edits and the change touch the same lines, or
 // insert at the same point: the change no longer applies and the model must
@@ -17,7 +15,7 @@ import (
 //
 // Both sides are diffed by whole lines, so a merge never splices two edits
 // into one line.
-func rebase(base, mine, theirs string) (merged string, ok bool) {
+func Rebase(base, mine, theirs string) (merged string, ok bool) {
 	switch {
 	case theirs == base:
 		return mine, true
@@ -32,14 +30,14 @@ func rebase(base, mine, theirs string) (merged string, ok bool) {
 			}
 		}
 	}
-	all := make([]edits.Edit, 0, len(a)+len(b))
+	all := make([]Edit, 0, len(a)+len(b))
 	for _, e := range append(a, b...) {
-		all = append(all, edits.Edit{Start: e.Start, End: e.End, New: e.New})
+		all = append(all, Edit{Start: e.Start, End: e.End, New: e.New})
 	}
-	slices.SortStableFunc(all, func(x, y edits.Edit) int {
+	slices.SortStableFunc(all, func(x, y Edit) int {
 		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.End, y.End))
 	})
-	out, err := edits.Apply(base, all)
+	out, err := Apply(base, all)
 	if err != nil {
 		return "", false // Inv: clash rules out overlaps; refuse rather than guess
 	}

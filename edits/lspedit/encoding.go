@@ -1,4 +1,4 @@
-package edits
+package lspedit
 
 import "go.lsp.dev/protocol"
 

@@ -1,4 +1,4 @@
-package edits
+package lspedit
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/edits"
 	"go.lsp.dev/protocol"
 )
 
@@ -101,7 +102,7 @@ func (m *Mapper) offsetPosition(offset int, enc Encoding, c *cursor) (protocol.P
 	if offset > end {
 		return protocol.Position{}, fmt.Errorf("%w: offset %d is inside a \"\\r\\n\" line break", ErrPosition, offset)
 	}
-	if !isBoundary(m.text, offset) {
+	if !edits.IsBoundary(m.text, offset) {
 		return protocol.Position{}, fmt.Errorf("%w: offset %d is inside a UTF-8 sequence", ErrPosition, offset)
 	}
 	from, units := start, 0
@@ -136,7 +137,7 @@ func (m *Mapper) positionOffset(pos protocol.Position, enc Encoding, c *cursor) 
 		if want < end-start {
 			offset = start + want
 		}
-		if !isBoundary(m.text, offset) {
+		if !edits.IsBoundary(m.text, offset) {
 			return 0, fmt.Errorf("%w: %s is inside a UTF-8 sequence", ErrPosition, fmtPos(pos))
 		}
 		return offset, nil
@@ -168,33 +169,6 @@ func (m *Mapper) lineEnd(i int) int {
 		end--
 	}
 	return end
-}
-
-// isBoundary reports whether offset i of text is a point an edit may start or
-// end at: not inside a UTF-8 sequence and not between "\r" and "\n". Runes
-// are decoded as utf8.DecodeRuneInString does, so an invalid byte is a
-// one-byte rune of its own.
-func isBoundary(text string, i int) bool {
-	if i <= 0 || i >= len(text) {
-		return true
-	}
-	if text[i-1] == '\r' && text[i] == '\n' {
-		return false
-	}
-	if utf8.RuneStart(text[i]) {
-		return true
-	}
-	// text[i] is a continuation byte. It is inside a rune only if the
-	// nearest non-continuation byte before it starts a valid sequence that
-	// reaches past i. Such a byte is always a rune start itself, because
-	// valid sequences consume continuation bytes only.
-	for p := i - 1; p >= 0 && p >= i-(utf8.UTFMax-1); p-- {
-		if utf8.RuneStart(text[p]) {
-			_, size := utf8.DecodeRuneInString(text[p:])
-			return p+size <= i
-		}
-	}
-	return true
 }
 
 func fmtPos(p protocol.Position) string { return fmt.Sprintf("%d:%d", p.Line, p.Character) }

@@ -1,6 +1,8 @@
-package edits
+package lspedit
 
 import (
+	"github.com/agentls/agentls/edits"
+
 	"errors"
 	"testing"
 
@@ -137,9 +139,9 @@ func TestWorkspaceEditErrors(t *testing.T) {
 	}{
 		{"nothing", nil, ErrNoChange},
 		{"all unchanged", []FileChange{{URI: "file:///a", Old: "x", New: "x"}}, ErrNoChange},
-		{"no uri", []FileChange{{Old: "x", New: "y"}}, ErrEdit},
-		{"duplicate", []FileChange{{URI: "file:///a", New: "y"}, {URI: "file:///a", New: "z"}}, ErrEdit},
-		{"create with old content", []FileChange{{URI: "file:///a", Old: "x", New: "y", Create: true}}, ErrEdit},
+		{"no uri", []FileChange{{Old: "x", New: "y"}}, edits.ErrEdit},
+		{"duplicate", []FileChange{{URI: "file:///a", New: "y"}, {URI: "file:///a", New: "z"}}, edits.ErrEdit},
+		{"create with old content", []FileChange{{URI: "file:///a", Old: "x", New: "y", Create: true}}, edits.ErrEdit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,7 +155,7 @@ func TestWorkspaceEditErrors(t *testing.T) {
 		})
 	}
 	create := []FileChange{{URI: "file:///new", New: "x", Create: true}}
-	if _, err := ChangesMap(create, UTF16); !errors.Is(err, ErrEdit) {
-		t.Errorf("ChangesMap with a new file: error %v, want ErrEdit", err)
+	if _, err := ChangesMap(create, UTF16); !errors.Is(err, edits.ErrEdit) {
+		t.Errorf("ChangesMap with a new file: error %v, want edits.ErrEdit", err)
 	}
 }

@@ -1,4 +1,4 @@
-package lsp
+package edits
 
 import "testing"
 
@@ -21,9 +21,9 @@ func TestRebase(t *testing.T) {
 		{"same change on both sides", "a\nB\nc\nd\ne\n", "a\nB\nc\nd\ne\n", "a\nB\nc\nd\ne\n", true},
 	}
 	for _, tt := range tests {
-		got, ok := rebase(base, tt.mine, tt.theirs)
+		got, ok := Rebase(base, tt.mine, tt.theirs)
 		if ok != tt.ok || got != tt.want {
-			t.Errorf("%s: rebase = %q, %v; want %q, %v", tt.name, got, ok, tt.want, tt.ok)
+			t.Errorf("%s: Rebase = %q, %v; want %q, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -1,6 +1,8 @@
-package edits
+package lspedit
 
 import (
+	"github.com/agentls/agentls/edits"
+
 	"cmp"
 	"fmt"
 	"slices"
@@ -13,8 +15,8 @@ import (
 // in the same order. The edits must satisfy Apply's rules. An edit that
 // starts or ends inside a UTF-8 sequence or a "\r\n" pair is widened to the
 // enclosing boundary (with the same result), since LSP cannot point there.
-func TextEdits(old string, es []Edit, enc Encoding) ([]protocol.TextEdit, error) {
-	es, err := normalize(old, es)
+func TextEdits(old string, es []edits.Edit, enc Encoding) ([]protocol.TextEdit, error) {
+	es, err := edits.Normalize(old, es)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +44,7 @@ func TextEdits(old string, es []Edit, enc Encoding) ([]protocol.TextEdit, error)
 // the new text. As the LSP specification allows, the edits may come in any
 // order: they are sorted stably by start, then end, so an insertion comes
 // before a replacement at the same point and insertions at one point keep
-// their order. Overlapping edits are an error wrapping ErrEdit; bad
+// their order. Overlapping edits are an error wrapping edits.ErrEdit; bad
 // positions are errors wrapping ErrPosition.
 func ApplyTextEdits(text string, tes []protocol.TextEdit, enc Encoding) (string, error) {
 	if len(tes) == 0 {
@@ -50,13 +52,13 @@ func ApplyTextEdits(text string, tes []protocol.TextEdit, enc Encoding) (string,
 	}
 	m := NewMapper(text)
 	var c cursor
-	es := make([]Edit, len(tes))
+	es := make([]edits.Edit, len(tes))
 	for i, te := range tes {
 		start, end, err := m.rangeOffsets(te.Range, enc, &c)
 		if err != nil {
 			return "", fmt.Errorf("text edit %d: %w", i, err)
 		}
-		es[i] = Edit{Start: start, End: end, New: te.NewText}
+		es[i] = edits.Edit{Start: start, End: end, New: te.NewText}
 	}
 	order := make([]int, len(es)) // indexes into tes, for error messages
 	for i := range order {
@@ -77,7 +79,7 @@ func ApplyTextEdits(text string, tes []protocol.TextEdit, enc Encoding) (string,
 		if e.Start < last {
 			prev := order[k-1]
 			return "", fmt.Errorf("%w: text edit %d %s overlaps text edit %d %s",
-				ErrEdit, i, fmtRange(tes[i].Range), prev, fmtRange(tes[prev].Range))
+				edits.ErrEdit, i, fmtRange(tes[i].Range), prev, fmtRange(tes[prev].Range))
 		}
 		b.WriteString(text[last:e.Start])
 		b.WriteString(e.New)

@@ -1,6 +1,8 @@
-package edits
+package lspedit
 
 import (
+	"github.com/agentls/agentls/edits"
+
 	"cmp"
 	"fmt"
 	"path"
@@ -24,7 +26,7 @@ type FileChange struct {
 type Options struct {
 	Encoding          Encoding
 	Label             string // annotation label; "" -> "agentls: <base name>"
-	Description       string // annotation description prefix; the Stat is appended
+	Description       string // annotation description prefix; the edits.Stat is appended
 	NeedsConfirmation bool   // when false, no change annotations are added at all
 	AnnotationID      string // "" -> "agentls-1"
 }
@@ -56,7 +58,7 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 	var (
 		docChanges []protocol.DocumentChange
 		changed    []uri.URI
-		stat       Stat
+		stat       edits.Stat
 	)
 	for _, fc := range changes {
 		if fc.Create {
@@ -82,7 +84,7 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 				})
 			}
 		} else {
-			tes, err := TextEdits(fc.Old, Compute(fc.Old, fc.New), opts.Encoding)
+			tes, err := TextEdits(fc.Old, edits.Compute(fc.Old, fc.New), opts.Encoding)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", fc.URI, err)
 			}
@@ -99,7 +101,7 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 			})
 		}
 		changed = append(changed, fc.URI)
-		stat = stat.add(DiffStat(fc.Old, fc.New))
+		stat = stat.Add(edits.DiffStat(fc.Old, fc.New))
 	}
 	if len(changed) == 0 {
 		return nil, fmt.Errorf("workspace edit: %w", ErrNoChange)
@@ -119,7 +121,7 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 
 // ChangesMap is the fallback for clients without documentChanges support: the
 // WorkspaceEdit.Changes map. It carries no versions and cannot create files,
-// so a Create change is an error wrapping ErrEdit. Unchanged files are left
+// so a Create change is an error wrapping edits.ErrEdit. Unchanged files are left
 // out; if no file changes the error wraps ErrNoChange.
 func ChangesMap(changes []FileChange, enc Encoding) (map[uri.URI][]protocol.TextEdit, error) {
 	if err := validate(changes); err != nil {
@@ -128,9 +130,9 @@ func ChangesMap(changes []FileChange, enc Encoding) (map[uri.URI][]protocol.Text
 	out := make(map[uri.URI][]protocol.TextEdit, len(changes))
 	for _, fc := range changes {
 		if fc.Create {
-			return nil, fmt.Errorf("%w: %s: creating a file needs documentChanges support", ErrEdit, fc.URI)
+			return nil, fmt.Errorf("%w: %s: creating a file needs documentChanges support", edits.ErrEdit, fc.URI)
 		}
-		tes, err := TextEdits(fc.Old, Compute(fc.Old, fc.New), enc)
+		tes, err := TextEdits(fc.Old, edits.Compute(fc.Old, fc.New), enc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", fc.URI, err)
 		}
@@ -150,13 +152,13 @@ func validate(changes []FileChange) error {
 	for i, fc := range changes {
 		switch {
 		case fc.URI == "":
-			return fmt.Errorf("%w: change %d has no URI", ErrEdit, i)
+			return fmt.Errorf("%w: change %d has no URI", edits.ErrEdit, i)
 		case seen[fc.URI]:
 			// Two TextDocumentEdits for one document would each claim
 			// to start from the same version.
-			return fmt.Errorf("%w: %s appears twice", ErrEdit, fc.URI)
+			return fmt.Errorf("%w: %s appears twice", edits.ErrEdit, fc.URI)
 		case fc.Create && fc.Old != "":
-			return fmt.Errorf("%w: %s: a new file has no old content", ErrEdit, fc.URI)
+			return fmt.Errorf("%w: %s: a new file has no old content", edits.ErrEdit, fc.URI)
 		}
 		seen[fc.URI] = true
 	}
@@ -184,7 +186,7 @@ func defaultLabel(changed []uri.URI) string {
 }
 
 // describe returns e.g. "Fix the parser — 2 files, +3 −1".
-func describe(prefix string, files int, s Stat) string {
+func describe(prefix string, files int, s edits.Stat) string {
 	text := fmt.Sprintf("%d files, %s", files, s)
 	if files == 1 {
 		text = "1 file, " + s.String()

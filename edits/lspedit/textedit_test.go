@@ -1,6 +1,10 @@
-package edits
+package lspedit
 
 import (
+	"slices"
+
+	"github.com/agentls/agentls/edits"
+
 	"errors"
 	"testing"
 
@@ -18,13 +22,13 @@ func TestTextEdits(t *testing.T) {
 	tests := []struct {
 		name  string
 		old   string
-		edits []Edit
+		edits []edits.Edit
 		want  map[Encoding][]protocol.TextEdit
 	}{
 		{
 			name:  "after emoji",
 			old:   mixed,
-			edits: []Edit{{12, 13, "y"}},
+			edits: []edits.Edit{{Start: 12, End: 13, New: "y"}},
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 5, 0, 6), NewText: "y"}},
 				UTF8:  {{Range: rng(0, 12, 0, 13), NewText: "y"}},
@@ -34,7 +38,7 @@ func TestTextEdits(t *testing.T) {
 		{
 			name:  "replace cjk and delete emoji",
 			old:   mixed,
-			edits: []Edit{{5, 8, "語"}, {8, 12, ""}},
+			edits: []edits.Edit{{Start: 5, End: 8, New: "語"}, {Start: 8, End: 12, New: ""}},
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 2, 0, 3), NewText: "語"}, {Range: rng(0, 3, 0, 5)}},
 				UTF8:  {{Range: rng(0, 5, 0, 8), NewText: "語"}, {Range: rng(0, 8, 0, 12)}},
@@ -44,7 +48,7 @@ func TestTextEdits(t *testing.T) {
 		{
 			name:  "astral plane runes",
 			old:   "𐐀𝄞\n𠀋z",
-			edits: []Edit{{4, 8, "x"}, {13, 14, "Z"}},
+			edits: []edits.Edit{{Start: 4, End: 8, New: "x"}, {Start: 13, End: 14, New: "Z"}},
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 2, 0, 4), NewText: "x"}, {Range: rng(1, 2, 1, 3), NewText: "Z"}},
 				UTF8:  {{Range: rng(0, 4, 0, 8), NewText: "x"}, {Range: rng(1, 4, 1, 5), NewText: "Z"}},
@@ -54,7 +58,7 @@ func TestTextEdits(t *testing.T) {
 		{
 			name:  "crlf split is widened",
 			old:   "a\r\nb\r\n",
-			edits: []Edit{{1, 2, ""}}, // drop the "\r" only
+			edits: []edits.Edit{{Start: 1, End: 2, New: ""}}, // drop the "\r" only
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 1, 1, 0), NewText: "\n"}},
 				UTF8:  {{Range: rng(0, 1, 1, 0), NewText: "\n"}},
@@ -64,7 +68,7 @@ func TestTextEdits(t *testing.T) {
 		{
 			name:  "new file",
 			old:   "",
-			edits: []Edit{{0, 0, "package a\n"}},
+			edits: []edits.Edit{{Start: 0, End: 0, New: "package a\n"}},
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 0, 0, 0), NewText: "package a\n"}},
 				UTF8:  {{Range: rng(0, 0, 0, 0), NewText: "package a\n"}},
@@ -74,7 +78,7 @@ func TestTextEdits(t *testing.T) {
 		{
 			name:  "delete everything",
 			old:   "a\n😀\n",
-			edits: []Edit{{0, 7, ""}},
+			edits: []edits.Edit{{Start: 0, End: 7, New: ""}},
 			want: map[Encoding][]protocol.TextEdit{
 				UTF16: {{Range: rng(0, 0, 2, 0)}},
 				UTF8:  {{Range: rng(0, 0, 2, 0)}},
@@ -99,7 +103,7 @@ func TestTextEdits(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("%v: TextEdits mismatch (-want +got):\n%s", enc, diff)
 				}
-				wantText, _ := Apply(tt.old, tt.edits)
+				wantText, _ := edits.Apply(tt.old, tt.edits)
 				if text, err := ApplyTextEdits(tt.old, got, enc); err != nil || text != wantText {
 					t.Errorf("%v: ApplyTextEdits = %q, %v; want %q", enc, text, err, wantText)
 				}
@@ -110,18 +114,20 @@ func TestTextEdits(t *testing.T) {
 
 func TestTextEditsErrors(t *testing.T) {
 	t.Parallel()
-	for _, es := range [][]Edit{{{0, 9, ""}}, {{2, 3, ""}, {0, 1, ""}}} {
-		if _, err := TextEdits("abc", es, UTF16); !errors.Is(err, ErrEdit) {
-			t.Errorf("TextEdits(%v): error %v, want ErrEdit", es, err)
+	for _, es := range [][]edits.Edit{{{Start: 0, End: 9, New: ""}}, {{Start: 2, End: 3, New: ""}, {Start: 0, End: 1, New: ""}}} {
+		if _, err := TextEdits("abc", es, UTF16); !errors.Is(err, edits.ErrEdit) {
+			t.Errorf("TextEdits(%v): error %v, want edits.ErrEdit", es, err)
 		}
 	}
 }
 
-// roundTrip checks ApplyTextEdits(old, TextEdits(old, Compute(old, new))) == new.
+// roundTrip checks ApplyTextEdits(old, TextEdits(old, edits.Compute(old, new))) == new.
 func roundTrip(t testing.TB, old, new string, enc Encoding) {
 	t.Helper()
-	es := Compute(old, new)
-	checkEdits(t, old, es)
+	es := edits.Compute(old, new)
+	if got, err := edits.Normalize(old, es); err != nil || !slices.Equal(got, es) {
+		t.Fatalf("Compute(%q, %q) = %v: not normalized edits (%v)", old, new, es, err)
+	}
 	tes, err := TextEdits(old, es, enc)
 	if err != nil {
 		t.Fatalf("%v: TextEdits(%q, %v): %v", enc, old, es, err)
@@ -178,7 +184,7 @@ func TestApplyTextEdits(t *testing.T) {
 		{"character past line end", "ab\ncd", []protocol.TextEdit{te(rng(0, 9, 0, 9), "!")}, "ab!\ncd", nil},
 		{"select all", "ab\ncd\n", []protocol.TextEdit{te(rng(0, 0, 2, 0), "x")}, "x", nil},
 		{"emoji utf16", "a😀b", []protocol.TextEdit{te(rng(0, 1, 0, 3), "")}, "ab", nil},
-		{"overlap", "abc", []protocol.TextEdit{te(rng(0, 0, 0, 2), ""), te(rng(0, 1, 0, 3), "")}, "", ErrEdit},
+		{"overlap", "abc", []protocol.TextEdit{te(rng(0, 0, 0, 2), ""), te(rng(0, 1, 0, 3), "")}, "", edits.ErrEdit},
 		{"inside surrogate pair", "a😀b", []protocol.TextEdit{te(rng(0, 2, 0, 3), "")}, "", ErrPosition},
 		{"line past end", "a", []protocol.TextEdit{te(rng(3, 0, 3, 0), "")}, "", ErrPosition},
 		{"start after end", "abc", []protocol.TextEdit{te(rng(0, 2, 0, 1), "")}, "", ErrPosition},

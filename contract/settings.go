@@ -1,0 +1,183 @@
+package contract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Settings are the user's settings. The server reads them from the
+// defaults, then initializationOptions, then the client's
+// workspace/configuration section "agentls"; docs/settings.md documents
+// them and a test keeps it honest.
+type Settings struct {
+	Model          string  `json:"model" jsonschema:"the Gemini model of runs; auto routes each run between a fast and a strong model"`
+	Confirm        string  `json:"confirm" jsonschema:"each: every change is proposed at once; run: changes are staged and proposed together when the run finishes"`
+	ApprovalMode   string  `json:"approvalMode" jsonschema:"plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation"`
+	MaxTurns       int     `json:"maxTurns" jsonschema:"model turns per run"`
+	TimeoutMinutes float64 `json:"timeoutMinutes" jsonschema:"time limit of a run, not counting time waiting for the user; 0: none"`
+	// ShellTimeoutSeconds limits one shell command (0: two minutes).
+	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
+	Events              bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	CustomActions       []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+}
+
+// A CustomAction is a code action the user defined: a title and a prompt
+// template that may use ${selection}, ${file} and ${diagnostics}.
+type CustomAction struct {
+	Title  string `json:"title"`
+	Prompt string `json:"prompt"`
+}
+
+// DefaultModel is the model of runs when the settings name none.
+const DefaultModel = "gemini-2.5-flash"
+
+// DefaultSettings are the settings when the user gives none.
+func DefaultSettings() Settings {
+	return Settings{Model: DefaultModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, CustomActions: []CustomAction{}}
+}
+
+// SettingEnums are the allowed values of the settings that take one of a
+// few strings.
+var SettingEnums = map[string][]string{
+	"confirm":      {"each", "run"},
+	"approvalMode": {"plan", "default", "autoEdit"},
+}
+
+// PluginSettings are the settings a plugin sets for the user, not the user
+// (editor settings pages leave them out).
+var PluginSettings = []string{"events"}
+
+// A setting decodes and checks one key into Settings.
+type setting func(s *Settings, v json.RawMessage) error
+
+var settingsByKey = map[string]setting{
+	"model":               field(func(s *Settings) *string { return &s.Model }, nonEmpty),
+	"confirm":             field(func(s *Settings) *string { return &s.Confirm }, oneOf("confirm")),
+	"approvalMode":        field(func(s *Settings) *string { return &s.ApprovalMode }, oneOf("approvalMode")),
+	"maxTurns":            field(func(s *Settings) *int { return &s.MaxTurns }, func(n int) error { return positive(float64(n)) }),
+	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
+	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
+	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
+}
+
+// SettingKeys are the keys of the settings, sorted.
+func SettingKeys() []string {
+	keys := make([]string, 0, len(settingsByKey))
+	for k := range settingsByKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseSettings reads settings over the defaults. Unknown keys and bad values
+// are reported, never silently ignored; a bad value keeps its default.
+func ParseSettings(raw json.RawMessage) (Settings, []string) {
+	s := DefaultSettings()
+	problems := s.Merge(raw)
+	return s, problems
+}
+
+// Merge reads the settings in raw over s: an object of settings, or an
+// object whose only key is "agentls" holding one. Keys raw does not name keep
+// their value; unknown keys and bad values are reported and change nothing.
+func (s *Settings) Merge(raw json.RawMessage) []string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return []string{fmt.Sprintf("settings must be an object: %v", err)}
+	}
+	if inner, ok := m["agentls"]; ok && len(m) == 1 {
+		m = nil
+		if err := json.Unmarshal(inner, &m); err != nil {
+			return []string{fmt.Sprintf("settings.agentls must be an object: %v", err)}
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var problems []string
+	for _, k := range keys {
+		set, ok := settingsByKey[k]
+		if !ok {
+			problems = append(problems, fmt.Sprintf("unknown setting %q", k))
+			continue
+		}
+		if err := set(s, m[k]); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", k, err))
+		}
+	}
+	return problems
+}
+
+// field decodes a value into the field get names if it decodes and passes
+// check; otherwise the field keeps its value and the problem is returned.
+func field[T any](get func(*Settings) *T, check func(T) error) setting {
+	return func(s *Settings, v json.RawMessage) error {
+		var x T
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&x); err != nil {
+			if strings.Contains(err.Error(), "unknown field") {
+				return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+			}
+			return fmt.Errorf("wrong type (%s)", strings.TrimSpace(string(v)))
+		}
+		if err := check(x); err != nil {
+			return err
+		}
+		*get(s) = x
+		return nil
+	}
+}
+
+func nonEmpty(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("must not be empty")
+	}
+	return nil
+}
+
+func oneOf(key string) func(string) error {
+	values := SettingEnums[key]
+	return func(s string) error {
+		if slices.Contains(values, s) {
+			return nil
+		}
+		return fmt.Errorf("%q is not one of %s", s, strings.Join(values, ", "))
+	}
+}
+
+func positive(n float64) error {
+	if n <= 0 {
+		return fmt.Errorf("must be positive, not %v", n)
+	}
+	return nil
+}
+
+func nonNegative(n float64) error {
+	if n < 0 {
+		return fmt.Errorf("must not be negative, not %v", n)
+	}
+	return nil
+}
+
+func validActions(as []CustomAction) error {
+	for i, a := range as {
+		if strings.TrimSpace(a.Title) == "" || strings.TrimSpace(a.Prompt) == "" {
+			return fmt.Errorf("action %d needs a title and a prompt", i+1)
+		}
+	}
+	return nil
+}
