@@ -53,7 +53,10 @@ func glob(st *state) agent.Tool {
 			return agent.Result{Output: fmt.Sprintf("No files match %q in %s.", a.Pattern, where), Display: "Found no files"}, nil
 		}
 		keep := func(rel string) bool {
-			ok, _ := doublestar.Match(pattern, path.Join(base, rel))
+			if base != "." {
+				rel = base + "/" + rel
+			}
+			ok, _ := doublestar.Match(pattern, rel)
 			return ok
 		}
 		res, err := walk(ctx, st.env.FS, start, walkOptions{keep: keep, stat: true})

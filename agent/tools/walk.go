@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,6 +58,7 @@ type walkResult struct {
 func walk(ctx context.Context, fsys agent.FS, start string, opt walkOptions) (walkResult, error) {
 	ig, parts := ignoreAbove(fsys, start)
 	w := &walker{ctx: ctx, fs: fsys, opt: opt, sem: make(chan struct{}, walkers), start: start}
+	w.fast, _ = fsys.(statLister)
 	root := &walkDir{}
 	w.wg.Add(1)
 	go w.dir(root, start, parts, ig)
@@ -91,9 +93,22 @@ func (d *walkDir) flatten(out *[]walkedFile) {
 	}
 }
 
+// A statLister lists a folder and the metadata of the files a walk keeps
+// at once, at less cost than ReadDir and an Info per file.
+// workspace.Folder implements it.
+type statLister interface {
+	// ReadDirStat lists the resolved directory path as view's ReadDir
+	// does, each regular file that stat chooses by name with its Info
+	// filled in. view is the agent.FS the caller reads through; one that is
+	// not the receiver gets an error wrapping errors.ErrUnsupported (see
+	// bufferedFS).
+	ReadDirStat(view any, path string, stat func(name string) bool) ([]fs.DirEntry, error)
+}
+
 type walker struct {
 	ctx   context.Context
 	fs    agent.FS
+	fast  statLister // nil: fs.ReadDir
 	opt   walkOptions
 	start string
 	sem   chan struct{} // bounds the folders read at once
@@ -111,16 +126,16 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 	case <-w.ctx.Done():
 		return
 	}
-	entries, err := w.fs.ReadDir(path)
+	entries, err := w.readDir(path)
 	if err == nil {
+		if !slices.IsSortedFunc(entries, byName) {
+			slices.SortFunc(entries, byName)
+		}
 		ig = ig.with(w.fs, path, parts, entries)
 	}
 	<-w.sem
 	if err != nil || w.ctx.Err() != nil {
 		return
-	}
-	if !slices.IsSortedFunc(entries, byName) {
-		slices.SortFunc(entries, byName)
 	}
 	// scratch holds the elements of each entry in turn, for the ignore
 	// rules; a folder walked gets a copy of its own.
@@ -157,6 +172,25 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 		}
 		// Devices, pipes and sockets are never read: a pipe would block.
 	}
+}
+
+// readDir lists the folder at path, with the Info of the files kept when
+// the walk wants it and the FS can give it at once.
+func (w *walker) readDir(path string) ([]fs.DirEntry, error) {
+	if w.fast != nil {
+		var stat func(string) bool
+		if w.opt.stat {
+			rel := relPath(w.start, path)
+			stat = func(name string) bool {
+				return w.opt.keep == nil || w.opt.keep(relJoin(rel, name))
+			}
+		}
+		entries, err := w.fast.ReadDirStat(w.fs, path, stat)
+		if !errors.Is(err, errors.ErrUnsupported) {
+			return entries, err
+		}
+	}
+	return w.fs.ReadDir(path)
 }
 
 // file makes the walkedFile of the entry e at path, if it is kept.
@@ -205,6 +239,14 @@ func joinPath(dir, name string) string {
 		return dir + name
 	}
 	return dir + string(filepath.Separator) + name
+}
+
+// relJoin is path.Join for a clean slash path and a name.
+func relJoin(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
 }
 
 // relPath is path relative to the folder start it lies in, slash-separated.
