@@ -24,6 +24,10 @@ type Settings struct {
 	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
 	Events              bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	CustomActions       []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	// TraceMaxAgeDays and TraceMaxSizeMB bound the traces kept: the newest
+	// runs, as long as they are younger and fit together (0: no limit).
+	TraceMaxAgeDays float64 `json:"traceMaxAgeDays" jsonschema:"traces older than this many days are deleted; 0: no age limit"`
+	TraceMaxSizeMB  float64 `json:"traceMaxSizeMB" jsonschema:"the newest traces are kept up to this many megabytes in all; 0: no size limit"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -38,7 +42,8 @@ const DefaultModel = "gemini-2.5-flash"
 
 // DefaultSettings are the settings when the user gives none.
 func DefaultSettings() Settings {
-	return Settings{Model: DefaultModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, CustomActions: []CustomAction{}}
+	return Settings{Model: DefaultModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, CustomActions: []CustomAction{},
+		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -64,6 +69,8 @@ var settingsByKey = map[string]setting{
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
+	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),
+	"traceMaxSizeMB":      field(func(s *Settings) *float64 { return &s.TraceMaxSizeMB }, nonNegative),
 }
 
 // SettingKeys are the keys of the settings, sorted.

@@ -67,6 +67,7 @@ type Server struct {
 	settings contract.Settings
 	config   configState
 	closing  bool // set when the connection ends: no new background work
+	prune    pruning
 
 	runs  runs
 	files fileLocks

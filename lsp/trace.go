@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 	"os"
+	"time"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/subagent"
@@ -29,6 +30,7 @@ func (s *Server) traceRun(spec *runSpec) func(context.Context, agent.Config, age
 		return agent.Run
 	}
 	s.log.Debug("tracing run", "run", spec.h.id, "path", path)
+	s.pruneTraces(dir, trace.RetentionOf(spec.settings.TraceMaxAgeDays, spec.settings.TraceMaxSizeMB))
 	spec.model = w.Model(spec.model)
 	var settings map[string]any
 	if b, err := json.Marshal(spec.settings); err == nil {
@@ -49,5 +51,53 @@ func (s *Server) traceRun(spec *runSpec) func(context.Context, agent.Config, age
 				}
 			}
 		}
+	}
+}
+
+// pruneEvery is the least time between two prunes of the trace folder.
+const pruneEvery = time.Minute
+
+// pruning is the state of the trace folder's pruning.
+type pruning struct {
+	busy bool
+	last time.Time
+}
+
+// pruneTraces deletes the traces in dir that r does not keep, in the
+// background: a run never waits for it. It prunes at most once a minute and
+// never twice at once, and records r for `agentls run` (trace.SaveRetention).
+func (s *Server) pruneTraces(dir string, r trace.Retention) {
+	now := s.now()
+	s.mu.Lock()
+	if s.prune.busy || !s.prune.last.IsZero() && now.Sub(s.prune.last) < pruneEvery {
+		s.mu.Unlock()
+		return
+	}
+	s.prune = pruning{busy: true, last: now}
+	s.mu.Unlock()
+	done := func() {
+		s.mu.Lock()
+		s.prune.busy = false
+		s.mu.Unlock()
+	}
+	started := s.goTask(func() {
+		defer done()
+		if trace.LoadRetention(dir) != r {
+			if err := trace.SaveRetention(dir, r); err != nil {
+				s.log.Warn("trace retention not recorded", "err", err)
+			}
+		}
+		// Not cancelled with the connection: a prune is bounded, and one cut
+		// short at random would make the folder's state depend on timing.
+		p, err := trace.PruneTraces(context.WithoutCancel(s.root), dir, r, now)
+		if err != nil {
+			s.log.Warn("pruning traces", "err", err)
+		}
+		if p.Files > 0 {
+			s.log.Info("pruned traces", "files", p.Files, "bytes", p.Bytes)
+		}
+	})
+	if !started {
+		done()
 	}
 }

@@ -111,6 +111,9 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintf(stderr, "agentls: %v\n", err)
 		}
 		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+twPath))
+		if *tracePath == "" {
+			pruneTraces(ctx, e, stderr)
+		}
 	}
 	if *scratch {
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
@@ -145,6 +148,18 @@ func openTrace(path, root, runID string, e env, warn io.Writer) (*trace.Writer, 
 		return nil, ""
 	}
 	return w, path
+}
+
+// pruneTraces deletes, once the run is over, the traces the retention the
+// server last used (or the default) does not keep.
+func pruneTraces(ctx context.Context, e env, warn io.Writer) {
+	dir, err := trace.Dir(e.get)
+	if err != nil || dir == "" {
+		return
+	}
+	if _, err := trace.PruneTraces(ctx, dir, trace.LoadRetention(dir), time.Now()); err != nil {
+		fmt.Fprintf(warn, "agentls: pruning traces: %v\n", err)
+	}
 }
 
 // scratchCopy copies the folder dir to a new temporary folder.

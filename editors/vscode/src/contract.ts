@@ -300,6 +300,10 @@ export interface Settings {
     title: string;
     prompt: string;
   }[];
+  /** traces older than this many days are deleted; 0: no age limit */
+  traceMaxAgeDays: number;
+  /** the newest traces are kept up to this many megabytes in all; 0: no size limit */
+  traceMaxSizeMB: number;
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -376,6 +380,18 @@ export const settingsSchema = {
       },
       "description": "code actions of your own",
       "default": []
+    },
+    "traceMaxAgeDays": {
+      "type": "number",
+      "description": "traces older than this many days are deleted; 0: no age limit",
+      "default": 30,
+      "minimum": 0
+    },
+    "traceMaxSizeMB": {
+      "type": "number",
+      "description": "the newest traces are kept up to this many megabytes in all; 0: no size limit",
+      "default": 100,
+      "minimum": 0
     }
   },
   "title": "Settings",
@@ -391,7 +407,9 @@ export const defaultSettings: Readonly<Settings> = {
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
   "events": false,
-  "customActions": []
+  "customActions": [],
+  "traceMaxAgeDays": 30,
+  "traceMaxSizeMB": 100
 };
 
 /** Settings a plugin sets for the user. */
