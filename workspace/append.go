@@ -20,11 +20,11 @@ func (w *Workspace) AppendFile(buf []byte, path string, max int64) ([]byte, int6
 	if b.unsynced != nil {
 		return buf, 0, fmt.Errorf("%s: %w since a change failed (%v); reopen the file in the editor", path, ErrOutOfSync, b.unsynced)
 	}
-	size := int64(len(b.text))
+	size := int64(b.doc.Len())
 	if size > max {
 		return buf, size, nil
 	}
-	return append(buf, b.text...), size, nil
+	return b.doc.AppendTo(buf), size, nil
 }
 
 // AppendFile is Workspace.AppendFile for the folder's view. view must be
