@@ -27,10 +27,15 @@ Answer with the snapshot only.`
 
 // compress keeps the prompt under the threshold before a model call: first
 // old tool outputs are masked, then the older history is summarized by the
-// model, and if that fails old tool outputs are trimmed. It never fails the
-// run. The task message and the newest ~30% of the history stay verbatim, and
-// a function call never loses its response.
-func (r *run) compress(ctx context.Context) {
+// model; if that is not enough, or fails, old tool outputs are trimmed and,
+// if still needed, the oldest turns dropped. The task message and the
+// newest turn stay, and a function call never loses its response.
+//
+// A summary that fails (an error, or an empty answer) is not asked for
+// again in this run: each attempt re-sends the whole old history. When even
+// the hardest trim leaves the prompt over the model's context window, the
+// run stops (stop is true) with end saying why.
+func (r *run) compress(ctx context.Context) (end RunEnd, stop bool) {
 	limit := int(float64(r.window) * r.threshold)
 	if r.fixed == 0 {
 		r.fixed = r.fixedTokens()
@@ -38,24 +43,73 @@ func (r *run) compress(ctx context.Context) {
 	fixed := r.fixed
 	before := fixed + r.historyTokens()
 	if before <= limit {
-		return
+		return RunEnd{}, false
 	}
 	split := keepFrom(r.history)
 	old, kept := r.history[:split], r.history[split:]
-	masked := mask(old, maskMinBytes)
-	if after := fixed + tokens(masked) + tokens(kept); after <= limit || split <= 1 {
-		r.replaceHistory(append(masked, kept...), before, after, "mask")
-		return
+	h, method := append(mask(old, maskMinBytes), kept...), "mask"
+	if fixed+tokens(h) > limit && split > 1 && !r.noSummary {
+		if summary, err := r.summarize(ctx, old); err == nil {
+			task := *r.history[0]
+			task.Parts = append(append([]*genai.Part(nil), task.Parts...), &genai.Part{Text: "\n" + summary})
+			h, method = append([]*genai.Content{&task}, kept...), "summary"
+		} else {
+			r.noSummary = true
+		}
 	}
-	if summary, err := r.summarize(ctx, old); err == nil {
-		task := *r.history[0]
-		task.Parts = append(append([]*genai.Part(nil), task.Parts...), &genai.Part{Text: "\n" + summary})
-		h := append([]*genai.Content{&task}, kept...)
-		r.replaceHistory(h, before, fixed+tokens(h), "summary")
-		return
+	if fixed+tokens(h) > limit && method != "summary" {
+		h, method = append(mask(old, 0), kept...), "trim"
 	}
-	trimmed := mask(old, 0)
-	r.replaceHistory(append(trimmed, kept...), before, fixed+tokens(trimmed)+tokens(kept), "trim")
+	if fixed+tokens(h) > limit {
+		h, method = dropOldest(h, limit-fixed), "trim"
+	}
+	after := fixed + tokens(h)
+	if after > limit {
+		// Even the newest turn is too big: a summary of the rest cannot
+		// help, and would be asked for every turn.
+		r.noSummary = true
+	}
+	r.replaceHistory(h, before, after, method)
+	if after > r.window {
+		return RunEnd{Reason: StopError, Error: fmt.Sprintf("the conversation no longer fits the model's context window (about %d tokens after compression, window %d)", after, r.window)}, true
+	}
+	return RunEnd{}, false
+}
+
+// dropOldest returns h without its oldest turns, so that it fits budget
+// tokens where it can: the task message (with a note of what was dropped)
+// and a tail that starts with a model turn stay. If even the newest turn
+// does not fit, its tool outputs are trimmed too.
+func dropOldest(h []*genai.Content, budget int) []*genai.Content {
+	if len(h) < 3 {
+		return h
+	}
+	head := tokens(h[:1]) + 32 // the task, and the note
+	from := -1
+	for i := 1; i < len(h); i++ {
+		if h[i].Role == genai.RoleModel {
+			from = i
+			if head+tokens(h[i:]) <= budget {
+				break
+			}
+		}
+	}
+	out := h
+	if from > 1 {
+		task := *h[0]
+		task.Parts = append(append([]*genai.Part(nil), task.Parts...),
+			&genai.Part{Text: fmt.Sprintf("\n[%d earlier messages were dropped to save context; read again what you need]", from-1)})
+		out = append([]*genai.Content{&task}, h[from:]...)
+	}
+	if tokens(out) > budget {
+		out = append(out[:1:1], maskAll(out[1:])...)
+	}
+	return out
+}
+
+// maskAll is mask for a history that does not start with the task.
+func maskAll(h []*genai.Content) []*genai.Content {
+	return mask(append([]*genai.Content{{}}, h...), 0)[1:]
 }
 
 func (r *run) replaceHistory(h []*genai.Content, before, after int, method string) {
@@ -129,12 +183,14 @@ func (r *run) summarize(ctx context.Context, h []*genai.Content) (string, error)
 			SystemInstruction: genai.NewContentFromText(r.systemPrompt(), genai.RoleUser),
 			Tools:             []*genai.Tool{{FunctionDeclarations: r.decls}},
 			ToolConfig:        &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}},
-			MaxOutputTokens:   summaryMaxTokens,
+			// Thinking counts against the limit: leave the summary room.
+			MaxOutputTokens: summaryMaxTokens + thinkingRoom,
+			ThinkingConfig:  sideThinking(r.modelName),
 		},
 		Events:   r.emit,
 		PromptID: r.promptID(),
 	}
-	text, err := r.generateText(ctx, req)
+	text, err := r.sideCall(ctx, req)
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"time"
 )
 
@@ -80,11 +82,34 @@ type Event struct {
 	Inner *Event `json:"inner,omitempty"`
 }
 
-// RetryInfo describes a model call that failed and is tried again.
+// RetryInfo describes a model call that failed, or answered nothing, and
+// is tried again.
 type RetryInfo struct {
 	Attempt int           `json:"attempt"` // the attempt that failed, from 1
 	Delay   time.Duration `json:"delayNs"` // the wait before the next attempt
-	Error   string        `json:"error"`
+	// Reason says in a few words why ("model overloaded", "rate limit
+	// reached", "empty answer", "answer cut off"…), for progress.
+	Reason string `json:"reason,omitempty"`
+	// Error is what went wrong, as a sentence.
+	Error string `json:"error"`
+	// Discard says the call had already streamed part of its answer: that
+	// part is void, and a display should drop it. The history never holds
+	// it.
+	Discard bool `json:"discard,omitempty"`
+}
+
+// Summary is a progress line for the retry: "model overloaded, retrying
+// in 12 s".
+func (ri RetryInfo) Summary() string {
+	reason := ri.Reason
+	if reason == "" {
+		reason = "model call failed"
+	}
+	secs := int(math.Ceil(ri.Delay.Seconds()))
+	if secs <= 0 {
+		return reason + ", retrying"
+	}
+	return fmt.Sprintf("%s, retrying in %d s", reason, secs)
 }
 
 // Compression describes history compression: estimated prompt tokens before
@@ -148,12 +173,15 @@ type EditInfo struct {
 	Rejected []int   `json:"rejectedHunks,omitempty"`
 }
 
-// Usage counts the tokens of model calls.
+// Usage counts the tokens of model calls, as the API's usageMetadata does.
 type Usage struct {
-	Prompt   int64 `json:"prompt"`
-	Output   int64 `json:"output"`
-	Thoughts int64 `json:"thoughts"`
-	Cached   int64 `json:"cached"`
+	Prompt   int64 `json:"prompt"`   // the prompt, cached tokens included
+	Output   int64 `json:"output"`   // the answer, thoughts excluded
+	Thoughts int64 `json:"thoughts"` // the model's thinking
+	Cached   int64 `json:"cached"`   // of Prompt, those read from the cache
+	// ToolUse is the prompt of the model's own tool use (search, code
+	// execution), counted apart from Prompt.
+	ToolUse int64 `json:"toolUse,omitempty"`
 }
 
 // Add adds u2 to u.
@@ -162,6 +190,7 @@ func (u *Usage) Add(u2 Usage) {
 	u.Output += u2.Output
 	u.Thoughts += u2.Thoughts
 	u.Cached += u2.Cached
+	u.ToolUse += u2.ToolUse
 }
 
 // RunEnd is the outcome of a run.

@@ -212,10 +212,10 @@ func TestRouting(t *testing.T) {
 		router geminitest.Turn
 		want   string
 	}{
-		{"strong", geminitest.Reply(geminitest.Text(`{"model":"strong","reason":"multi-file design"}`)), "gemini-2.5-pro"},
-		{"fast", geminitest.Reply(geminitest.Text(`{"model":"fast","reason":"a rename"}`)), "gemini-2.5-flash"},
-		{"router fails", geminitest.Turn{Status: 503, ErrMessage: "overloaded"}, "gemini-2.5-flash"},
-		{"router babbles", geminitest.Reply(geminitest.Text(`I think pro`)), "gemini-2.5-flash"},
+		{"strong", geminitest.Reply(geminitest.Text(`{"model":"strong","reason":"multi-file design"}`)), agent.DefaultStrongModel},
+		{"fast", geminitest.Reply(geminitest.Text(`{"model":"fast","reason":"a rename"}`)), agent.DefaultFastModel},
+		{"router fails", geminitest.Turn{Status: 503, ErrMessage: "overloaded"}, agent.DefaultFastModel},
+		{"router babbles", geminitest.Reply(geminitest.Text(`I think pro`)), agent.DefaultFastModel},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -14,8 +15,10 @@ const (
 )
 
 // loopDetector notices a model that repeats itself. The first time, the run
-// tells the model and goes on; the second time it stops with StopLoop.
+// tells the model and goes on; the second time it asks the user whether to
+// keep going, where someone can answer, and otherwise stops with StopLoop.
 type loopDetector struct {
+	off       bool // Config.NoLoopDetection
 	lastCall  string
 	callCount int
 	lastText  string
@@ -26,6 +29,9 @@ type loopDetector struct {
 // callsLooping records a turn's calls and reports whether one call has now
 // been repeated sameCallLimit times in a row.
 func (d *loopDetector) callsLooping(calls []*genai.FunctionCall) bool {
+	if d.off {
+		return false
+	}
 	looping := false
 	for _, c := range calls {
 		args, _ := json.Marshal(c.Args) // map keys are sorted: a canonical form
@@ -45,6 +51,9 @@ func (d *loopDetector) callsLooping(calls []*genai.FunctionCall) bool {
 
 // text records a streamed text or thought chunk.
 func (d *loopDetector) text(chunk string) {
+	if d.off {
+		return
+	}
 	t := strings.TrimSpace(chunk)
 	if t == "" {
 		return
@@ -56,21 +65,54 @@ func (d *loopDetector) text(chunk string) {
 	d.lastText, d.textCount = t, 1
 }
 
+// forgetText forgets the text chunks seen: they were voided.
+func (d *loopDetector) forgetText() { d.lastText, d.textCount = "", 0 }
+
 // textLooping reports whether the last chunk has been repeated
 // sameTextLimit times in a row.
 func (d *loopDetector) textLooping() bool { return d.textCount >= sameTextLimit }
 
-// loopStrike handles a text loop: a warning the first time, the end of the
-// run the second.
-func (r *run) loopStrike(what string) (RunEnd, bool) {
-	r.loops.textCount = 0
-	r.loops.lastText = ""
-	if r.loops.strikes > 0 {
+// loopStrike handles a text loop: a warning the first time; the second,
+// the user decides whether the run goes on (with the warning again), and
+// without anyone to ask it ends.
+func (r *run) loopStrike(ctx context.Context, what string) (RunEnd, bool) {
+	r.loops.forgetText()
+	if r.loops.strikes > 0 && !r.keepGoing(ctx, "The model keeps repeating the same text.") {
+		if ctx.Err() != nil {
+			return r.cancelled(ctx), true
+		}
 		return RunEnd{Reason: StopLoop, Error: "the model kept repeating itself"}, true
 	}
 	r.loops.strikes++
 	r.history = append(r.history, genai.NewContentFromText(loopFeedback(what), genai.RoleUser))
 	return RunEnd{}, false
+}
+
+// keepGoing asks the user, through the run's Approver, whether the run
+// goes on although its model repeats itself after a warning (as Gemini
+// CLI asks). Yes starts loop detection afresh: it warns, then asks, again.
+// Without an Approver, or when the question ends without an answer, the
+// answer is no. The run's clock stops while the user decides.
+func (r *run) keepGoing(ctx context.Context, what string) bool {
+	if r.perm.approver == nil {
+		return false
+	}
+	ap := Approval{Kind: ApprovalLoop, Tool: "loop_detection", Description: what + " Keep going?"}
+	r.emit(Event{Type: EventApprovalRequested, Approval: &ap})
+	resume := r.clock.pause()
+	ok, err := r.perm.approver.Approve(ctx, ap)
+	resume()
+	decided := ap
+	if err != nil {
+		ok = false
+		decided.Withdrawn = true
+	}
+	decided.Allowed = &ok
+	r.emit(Event{Type: EventApprovalDecided, Approval: &decided})
+	if ok {
+		r.loops = loopDetector{off: r.loops.off}
+	}
+	return ok
 }
 
 func loopFeedback(what string) string {

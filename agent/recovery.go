@@ -32,7 +32,11 @@ func (r *run) recover(parent context.Context, stopped RunEnd) RunEnd {
 	ctx, cancel := context.WithTimeout(parent, grace)
 	defer cancel()
 
-	r.addUserText(fmt.Sprintf("You have stopped before finishing: %s. This is your final turn: call complete_task now with your best answer, and say what is left undone.", stopMessage(stopped)))
+	why := stopMessage(stopped)
+	if r.empty {
+		why = "your last answer was empty"
+	}
+	r.addUserText(fmt.Sprintf("You have stopped before finishing: %s. This is your final turn: call complete_task now with your best answer, and say what is left undone.", why))
 	full := r.tools
 	r.tools = map[string]Tool{CompleteTaskName: r.complete}
 	defer func() { r.tools = full }()
@@ -40,11 +44,12 @@ func (r *run) recover(parent context.Context, stopped RunEnd) RunEnd {
 	r.turn++
 	r.emit(Event{Type: EventTurnStart, Text: "final warning"})
 	defer r.emit(Event{Type: EventTurnEnd})
-	content, _, err := r.callModel(ctx, []*genai.FunctionDeclaration{r.complete.Declaration()})
+	a, err := r.callModel(ctx, []*genai.FunctionDeclaration{r.complete.Declaration()})
 	if err != nil {
 		stopped.Error += fmt.Sprintf("; the final warning turn failed: %v", err)
 		return stopped
 	}
+	content := a.content
 	if content == nil {
 		return stopped
 	}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -16,55 +17,78 @@ import (
 	"google.golang.org/genai"
 )
 
-// RetryOptions configures [WithRetry]. The zero value gives 5 attempts,
-// delays of 1s, 2s, 4s, 8s (at most 60s) and 20% jitter.
+// RetryOptions configures [WithRetry]. The zero value gives 10 attempts,
+// delays of 2s, 4s, 8s, 16s, then 30s, with up to 20% jitter, and 3
+// attempts for empty answers, as Gemini CLI does.
 type RetryOptions struct {
-	// Attempts is the number of attempts in total, the first included;
-	// 0 or less means 5.
+	// Attempts is the number of attempts in total, the first included,
+	// for calls that fail; 0 or less means 10.
 	Attempts int
 	// InitialDelay is the wait after the first failure; it doubles with
-	// each further failure. 0 or less means 1s.
+	// each further failure. 0 or less means 2s.
 	InitialDelay time.Duration
-	// MaxDelay caps the doubled delay (before jitter); 0 or less means 60s.
+	// MaxDelay caps the doubled delay (before jitter); 0 or less means 30s.
 	MaxDelay time.Duration
 	// Jitter is the fraction of the delay added at random, so that clients
 	// that failed together do not retry together. 0 means 0.2; a negative
 	// value means none.
 	Jitter float64
+	// EmptyAttempts is the number of attempts in total for a call whose
+	// answer ends with nothing in it; 0 or less means 3. The wait before
+	// attempt n+1 is n times half a second.
+	EmptyAttempts int
 	// Rand returns a number in [0, 1) for the jitter; nil means
 	// math/rand/v2's Float64.
 	Rand func() float64
 	// Sleep waits d or until ctx ends, returning ctx's error in that case;
-	// nil means a timer. Tests pass a recorder.
+	// nil means a timer. Tests pass a fake clock's.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Retry defaults, and the longest server-given delay honoured.
 const (
-	defaultAttempts     = 5
-	defaultInitialDelay = time.Second
-	defaultMaxDelay     = 60 * time.Second
-	defaultJitter       = 0.2
-	maxServerDelay      = 5 * time.Minute
+	defaultAttempts      = 10
+	defaultInitialDelay  = 2 * time.Second
+	defaultMaxDelay      = 30 * time.Second
+	defaultJitter        = 0.2
+	defaultEmptyAttempts = 3
+	emptyDelay           = 500 * time.Millisecond
+	maxServerDelay       = 5 * time.Minute
+	// perMinuteDelay is the wait after a per-minute quota error that says
+	// no delay of its own.
+	perMinuteDelay = time.Minute
 )
 
 // WithRetry returns a Model that calls m again when a call fails in a way
-// that may pass on its own: the API answered 408, 429, 500, 502, 503 or 504,
-// or the connection failed (reset, refused, closed, timed out, cut short).
-// It never retries other API errors, a cancelled ctx, or a call that has
-// already yielded a chunk: the consumer has seen that output, and a second
-// answer would duplicate it.
+// that may pass on its own: the API answered 408, 429 (unless a daily
+// quota is used up), 500, 502, 503 or 504, before or inside the stream, or
+// the connection failed (reset, refused, closed, timed out, cut short). It
+// never retries other API errors or a cancelled ctx.
+//
+// It also calls m again, up to EmptyAttempts in all, when an answer ends
+// normally with nothing in it: no text but thoughts, no function call, no
+// finish reason other than STOP, no blocked prompt (Gemini CLI retries such
+// "invalid streams" too). When the attempts run out, the empty answer is
+// the call's answer.
+//
+// A call that has already yielded chunks is tried again only when req has
+// Events: the layer first reports an [EventRetry] with Discard set, which
+// tells the consumer that what it has of the call is void (the harness
+// drops it; nothing of it was acted on, since tools run after the answer).
+// Without Events no one can be told, and the error is yielded instead.
 //
 // The wait before attempt n+1 is InitialDelay·2^(n-1), capped at MaxDelay,
-// plus jitter; when the error carries a google.rpc.RetryInfo detail (the API
-// sends one with most 429s) its retryDelay is used instead, capped at 5
-// minutes. That detail, read from genai.APIError.Details, is the only
-// server-given delay there is: genai does not expose the headers of a failed
-// response, so a Retry-After header is never seen.
+// plus jitter. When the error carries a google.rpc.RetryInfo detail (the
+// API sends one with most 429s), or its message says "Please retry in
+// 27s", that delay is used instead, capped at 5 minutes; a per-minute
+// quota error without one waits a minute. The details, read from
+// genai.APIError.Details, are the only server-given delay there is: genai
+// does not expose the headers of a failed response, so a Retry-After
+// header is never seen.
 //
 // Before each wait it reports an [EventRetry] through req.Events, when set.
-// When the attempts run out it yields the last error, wrapped with their
-// number.
+// When the attempts run out it yields the last error, saying how many
+// attempts were made.
 //
 // To rate-limit attempts rather than calls, wrap the rate limiter:
 // WithRetry(WithRateLimit(m, n), opts).
@@ -84,6 +108,9 @@ func WithRetry(m Model, opts RetryOptions) Model {
 	case opts.Jitter < 0:
 		opts.Jitter = 0
 	}
+	if opts.EmptyAttempts <= 0 {
+		opts.EmptyAttempts = defaultEmptyAttempts
+	}
 	if opts.Rand == nil {
 		opts.Rand = rand.Float64
 	}
@@ -101,36 +128,50 @@ type retryModel struct {
 // Generate implements Model.
 func (m *retryModel) Generate(ctx context.Context, req *Request) iter.Seq2[*genai.GenerateContentResponse, error] {
 	return func(yield func(*genai.GenerateContentResponse, error) bool) {
-		for attempt := 1; ; attempt++ {
+		failures, empties := 0, 0
+		for call := 1; ; call++ {
 			var (
 				sent    bool // a chunk of this attempt reached the consumer
 				failure error
+				look    answerLook
 			)
 			for resp, err := range m.next.Generate(ctx, req) {
 				if err != nil {
 					failure = err
 					break
 				}
+				look.add(resp)
 				sent = true
 				if !yield(resp, nil) {
 					return
 				}
 			}
-			switch {
-			case failure == nil:
-				return
-			case sent || ctx.Err() != nil || !retryable(failure):
-				yield(nil, failure)
-				return
-			case attempt >= m.opts.Attempts:
-				yield(nil, fmt.Errorf("model call failed after %d attempts: %w", attempt, failure))
-				return
+			canTell := !sent || (req != nil && req.Events != nil)
+			var info RetryInfo
+			if failure == nil {
+				empties++
+				if !look.empty() || empties >= m.opts.EmptyAttempts || !canTell || ctx.Err() != nil {
+					return
+				}
+				info = RetryInfo{Attempt: call, Delay: emptyDelay * time.Duration(empties), Reason: "empty answer",
+					Error: "the model's answer was empty", Discard: sent}
+			} else {
+				failures++
+				switch {
+				case ctx.Err() != nil || !retryable(failure) || !canTell:
+					yield(nil, failure)
+					return
+				case failures >= m.opts.Attempts:
+					yield(nil, fmt.Errorf("%w (gave up after %d attempts)", failure, failures))
+					return
+				}
+				info = RetryInfo{Attempt: call, Delay: m.delay(failures, failure), Reason: retryReason(failure, sent),
+					Error: failure.Error(), Discard: sent}
 			}
-			d := m.delay(attempt, failure)
 			if req != nil && req.Events != nil {
-				req.Events(Event{Type: EventRetry, Retry: &RetryInfo{Attempt: attempt, Delay: d, Error: failure.Error()}})
+				req.Events(Event{Type: EventRetry, Retry: &info})
 			}
-			if err := m.opts.Sleep(ctx, d); err != nil {
+			if err := m.opts.Sleep(ctx, info.Delay); err != nil {
 				yield(nil, fmt.Errorf("waiting to retry the model call: %w", err))
 				return
 			}
@@ -138,10 +179,74 @@ func (m *retryModel) Generate(ctx context.Context, req *Request) iter.Seq2[*gena
 	}
 }
 
+// answerLook watches a streamed answer for anything in it.
+type answerLook struct {
+	data    bool // a part with data: text (not thought), a call, inline data…
+	finish  genai.FinishReason
+	blocked bool
+}
+
+func (a *answerLook) add(resp *genai.GenerateContentResponse) {
+	if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
+		a.blocked = true
+	}
+	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
+		return
+	}
+	c := resp.Candidates[0]
+	if c.FinishReason != "" {
+		a.finish = c.FinishReason
+	}
+	if c.Content != nil {
+		for _, p := range c.Content.Parts {
+			a.data = a.data || hasData(p)
+		}
+	}
+}
+
+// empty tells an answer that ended normally with nothing in it.
+func (a *answerLook) empty() bool {
+	normal := a.finish == "" || a.finish == genai.FinishReasonStop || a.finish == genai.FinishReasonUnspecified
+	return !a.data && !a.blocked && normal
+}
+
+// hasData reports whether a part carries something other than thoughts
+// and signatures. A part without data must never go back to the API.
+func hasData(p *genai.Part) bool {
+	if p == nil {
+		return false
+	}
+	return (p.Text != "" && !p.Thought) || p.FunctionCall != nil || p.FunctionResponse != nil ||
+		p.InlineData != nil || p.FileData != nil || p.ExecutableCode != nil || p.CodeExecutionResult != nil
+}
+
+// retryReason names a retried failure in a few words, for progress.
+func retryReason(err error, midStream bool) string {
+	if apiErr, ok := asAPIError(err); ok {
+		switch code := apiErr.Code; {
+		case code == 503:
+			return "model overloaded"
+		case code == 429:
+			return "rate limit reached"
+		case code == 408 || code == 504:
+			return "model call timed out"
+		case code >= 500:
+			return "server error"
+		}
+	}
+	if midStream {
+		return "answer cut off"
+	}
+	return "connection failed"
+}
+
 // delay is the wait after the given failed attempt (from 1).
 func (m *retryModel) delay(attempt int, err error) time.Duration {
 	if d, ok := serverDelay(err); ok {
 		return min(d, maxServerDelay)
+	}
+	if apiErr, ok := asAPIError(err); ok && apiErr.Code == 429 && quotaOf(apiErr).perMinute {
+		return perMinuteDelay
 	}
 	d := m.opts.InitialDelay
 	for i := 1; i < attempt && d < m.opts.MaxDelay; i++ {
@@ -153,7 +258,7 @@ func (m *retryModel) delay(attempt int, err error) time.Duration {
 
 // serverDelay returns the retryDelay of a google.rpc.RetryInfo detail of
 // err's genai.APIError, such as "7s" or "1.500s" (a protobuf Duration in
-// JSON).
+// JSON), else the delay its message asks for ("Please retry in 27.6s.").
 func serverDelay(err error) (time.Duration, bool) {
 	apiErr, ok := asAPIError(err)
 	if !ok {
@@ -169,8 +274,16 @@ func serverDelay(err error) (time.Duration, bool) {
 			return d, true
 		}
 	}
+	if m := retryIn.FindStringSubmatch(apiErr.Message); m != nil {
+		if d, err := time.ParseDuration(m[1]); err == nil && d > 0 {
+			return d, true
+		}
+	}
 	return 0, false
 }
+
+// retryIn finds the delay the API's quota messages ask for.
+var retryIn = regexp.MustCompile(`Please retry in ([0-9.]+(?:ms|s))`)
 
 // asAPIError finds the genai.APIError in err's chain. genai returns it as a
 // value; a pointer is accepted too.
@@ -193,7 +306,9 @@ func retryable(err error) bool {
 	}
 	if apiErr, ok := asAPIError(err); ok {
 		switch apiErr.Code {
-		case 408, 429, 500, 502, 503, 504:
+		case 429:
+			return !quotaOf(apiErr).perDay // a day's quota does not come back in minutes
+		case 408, 500, 502, 503, 504:
 			return true
 		}
 		return false

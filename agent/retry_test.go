@@ -3,18 +3,8 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"iter"
-	"net"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -67,19 +57,24 @@ func (s *sleeper) Slept() []time.Duration {
 // half makes the jitter exactly half of its maximum.
 func half() float64 { return 0.5 }
 
-// generate runs one call of m to its end and returns the text it streamed,
-// the retry events it reported and its error.
+// generate runs one call of m to its end and returns the text it streamed
+// (less what a retry voided), the retry events it reported and its error.
 func generate(ctx context.Context, m agent.Model) (string, []agent.RetryInfo, error) {
-	var retries []agent.RetryInfo
+	var (
+		retries []agent.RetryInfo
+		text    strings.Builder
+	)
 	req := &agent.Request{
 		Contents: []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)},
 		Events: func(ev agent.Event) {
 			if ev.Type == agent.EventRetry {
 				retries = append(retries, *ev.Retry)
+				if ev.Retry.Discard {
+					text.Reset()
+				}
 			}
 		},
 	}
-	var text strings.Builder
 	for resp, err := range m.Generate(ctx, req) {
 		if err != nil {
 			return text.String(), retries, err
@@ -95,10 +90,19 @@ var ignoreRetryError = cmpopts.IgnoreFields(agent.RetryInfo{}, "Error")
 
 func TestRetry(t *testing.T) {
 	t.Parallel()
-	const s = time.Second
+	const (
+		s    = time.Second
+		ms   = time.Millisecond
+		over = "model overloaded"
+		rate = "rate limit reached"
+		srv  = "server error"
+	)
 	var (
-		fail = func(code int) geminitest.Turn { return geminitest.Turn{Status: code} }
-		ok   = geminitest.Reply(geminitest.Text("hello"))
+		fail  = func(code int) geminitest.Turn { return geminitest.Turn{Status: code} }
+		ok    = geminitest.Reply(geminitest.Text("hello"))
+		empty = func(reason string, at int) agent.RetryInfo {
+			return agent.RetryInfo{Attempt: at, Delay: time.Duration(at) * 500 * ms, Reason: reason, Discard: true}
+		}
 	)
 	tests := []struct {
 		name  string
@@ -116,30 +120,53 @@ func TestRetry(t *testing.T) {
 			name:         "429 then success",
 			turns:        []geminitest.Turn{fail(429), ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 2200 * ms, Reason: rate}},
 			wantRequests: 2,
 		},
 		{
 			name:         "429 with RetryInfo waits the server's delay",
-			turns:        []geminitest.Turn{{Status: 429, RetryAfter: "7"}, ok},
+			turns:        []geminitest.Turn{geminitest.QuotaExceeded("gemini-flash-latest", "7s", geminitest.PerMinuteQuota), ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 7 * s}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 7 * s, Reason: rate}},
 			wantRequests: 2,
+		},
+		{
+			name:         "the delay a 429's message asks for",
+			turns:        []geminitest.Turn{{Status: 429, ErrMessage: geminitest.QuotaMessage + " Please retry in 27.5s."}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 27500 * ms, Reason: rate}},
+			wantRequests: 2,
+		},
+		{
+			name:         "a per-minute quota without a delay waits a minute",
+			turns:        []geminitest.Turn{geminitest.QuotaExceeded("gemini-flash-latest", "", geminitest.TokensQuota), ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: time.Minute, Reason: rate}},
+			wantRequests: 2,
+		},
+		{
+			name: "a used-up daily quota stops at once",
+			turns: []geminitest.Turn{
+				geminitest.QuotaExceeded("gemini-flash-latest", "27s", geminitest.PerMinuteQuota, geminitest.PerDayQuota), ok,
+			},
+			wantRequests: 1,
+			wantErr:      `the daily quota of this API key for model "gemini-flash-latest" is used up (` + geminitest.PerMinuteQuota + ", " + geminitest.PerDayQuota + ")",
+			wantCode:     429,
 		},
 		{
 			name:         "the server's delay is capped at 5 minutes",
 			turns:        []geminitest.Turn{{Status: 503, RetryAfter: "900"}, ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * time.Minute}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * time.Minute, Reason: over}},
 			wantRequests: 2,
 		},
 		{
-			name:     "500, 503 then success",
-			turns:    []geminitest.Turn{fail(500), fail(503), ok},
+			name:     "500, overloaded 503 then success",
+			turns:    []geminitest.Turn{fail(500), geminitest.Overloaded(), ok},
 			wantText: "hello",
 			wantRetries: []agent.RetryInfo{
-				{Attempt: 1, Delay: 1100 * time.Millisecond},
-				{Attempt: 2, Delay: 2200 * time.Millisecond},
+				{Attempt: 1, Delay: 2200 * ms, Reason: srv},
+				{Attempt: 2, Delay: 4400 * ms, Reason: over},
 			},
 			wantRequests: 3,
 		},
@@ -149,7 +176,8 @@ func TestRetry(t *testing.T) {
 			turns:    []geminitest.Turn{fail(408), fail(502), fail(504), ok},
 			wantText: "hello",
 			wantRetries: []agent.RetryInfo{
-				{Attempt: 1, Delay: 1 * s}, {Attempt: 2, Delay: 2 * s}, {Attempt: 3, Delay: 4 * s},
+				{Attempt: 1, Delay: 2 * s, Reason: "model call timed out"}, {Attempt: 2, Delay: 4 * s, Reason: srv},
+				{Attempt: 3, Delay: 8 * s, Reason: "model call timed out"},
 			},
 			wantRequests: 4,
 		},
@@ -157,57 +185,66 @@ func TestRetry(t *testing.T) {
 			name:         "400 is not retried",
 			turns:        []geminitest.Turn{fail(400), ok},
 			wantRequests: 1,
-			wantErr:      "Bad Request",
+			wantErr:      "the Gemini API refused the request to model \"gemini-flash-latest\" (400 INVALID_ARGUMENT): Bad Request",
 			wantCode:     400,
 		},
 		{
 			name:         "403 is not retried",
 			turns:        []geminitest.Turn{fail(403), ok},
 			wantRequests: 1,
-			wantErr:      "Forbidden",
+			wantErr:      "the Gemini API refused the credentials (403 PERMISSION_DENIED): Forbidden",
 			wantCode:     403,
 		},
 		{
 			name:         "404 is not retried",
 			turns:        []geminitest.Turn{fail(404), ok},
-			wantRequests: 1,
-			wantErr:      "Not Found",
+			wantRequests: 2, // and one ListModels
+			wantErr:      `model "gemini-flash-latest" is not available to this API key: Not Found; models it can use: gemini-flash-latest`,
 			wantCode:     404,
 		},
 		{
-			name: "a stream cut after a chunk is not retried",
+			name: "a stream cut after a chunk is retried, the chunk voided",
 			turns: []geminitest.Turn{
 				{Chunks: []geminitest.Chunk{geminitest.Text("par"), geminitest.Text("tial")}, CutAfter: 1},
 				ok,
 			},
-			wantText:     "par",
-			wantRequests: 1,
-			wantErr:      "unexpected EOF",
-			wantIs:       io.ErrUnexpectedEOF,
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 2200 * ms, Reason: "answer cut off", Discard: true}},
+			wantRequests: 2,
 		},
 		{
-			name: "an error event after a chunk is not retried",
+			name: "an overloaded event after a chunk is retried, the chunk voided",
 			turns: []geminitest.Turn{
-				{Chunks: []geminitest.Chunk{geminitest.Text("par")}, MidStreamError: 503},
+				{Chunks: []geminitest.Chunk{geminitest.Text("par")}, MidStreamError: 503, ErrMessage: geminitest.OverloadedMessage},
+				ok,
+			},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 2200 * ms, Reason: over, Discard: true}},
+			wantRequests: 2,
+		},
+		{
+			name: "a 400 event after a chunk is not retried",
+			turns: []geminitest.Turn{
+				{Chunks: []geminitest.Chunk{geminitest.Text("par")}, MidStreamError: 400, ErrMessage: "Request contains an invalid argument."},
 				ok,
 			},
 			wantText:     "par",
 			wantRequests: 1,
-			wantErr:      "Service Unavailable",
-			wantCode:     503,
+			wantErr:      "Request contains an invalid argument.",
+			wantCode:     400,
 		},
 		{
 			name:         "a stream cut before any chunk is retried",
 			turns:        []geminitest.Turn{{CutAfter: 1}, ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 2200 * ms, Reason: "connection failed"}},
 			wantRequests: 2,
 		},
 		{
 			name:         "an error event before any chunk is retried",
 			turns:        []geminitest.Turn{{MidStreamError: 503}, ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 2200 * ms, Reason: over}},
 			wantRequests: 2,
 		},
 		{
@@ -215,34 +252,38 @@ func TestRetry(t *testing.T) {
 			opts:  agent.RetryOptions{Attempts: 3},
 			turns: []geminitest.Turn{fail(503), fail(503), fail(503), ok},
 			wantRetries: []agent.RetryInfo{
-				{Attempt: 1, Delay: 1100 * time.Millisecond},
-				{Attempt: 2, Delay: 2200 * time.Millisecond},
+				{Attempt: 1, Delay: 2200 * ms, Reason: over},
+				{Attempt: 2, Delay: 4400 * ms, Reason: over},
 			},
 			wantRequests: 3,
-			wantErr:      "model call failed after 3 attempts: ",
+			wantErr:      "(gave up after 3 attempts)",
 			wantCode:     503,
 		},
 		{
-			name:  "five attempts by default",
-			turns: []geminitest.Turn{fail(500), fail(500), fail(500), fail(500), fail(500), ok},
-			wantRetries: []agent.RetryInfo{
-				{Attempt: 1, Delay: 1100 * time.Millisecond},
-				{Attempt: 2, Delay: 2200 * time.Millisecond},
-				{Attempt: 3, Delay: 4400 * time.Millisecond},
-				{Attempt: 4, Delay: 8800 * time.Millisecond},
+			name: "ten attempts by default, the delay capped at 30s",
+			turns: []geminitest.Turn{
+				geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(),
+				geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(), geminitest.Overloaded(), ok,
 			},
-			wantRequests: 5,
-			wantErr:      "model call failed after 5 attempts: ",
-			wantCode:     500,
+			wantRetries: []agent.RetryInfo{
+				{Attempt: 1, Delay: 2200 * ms, Reason: over}, {Attempt: 2, Delay: 4400 * ms, Reason: over},
+				{Attempt: 3, Delay: 8800 * ms, Reason: over}, {Attempt: 4, Delay: 17600 * ms, Reason: over},
+				{Attempt: 5, Delay: 33 * s, Reason: over}, {Attempt: 6, Delay: 33 * s, Reason: over},
+				{Attempt: 7, Delay: 33 * s, Reason: over}, {Attempt: 8, Delay: 33 * s, Reason: over},
+				{Attempt: 9, Delay: 33 * s, Reason: over},
+			},
+			wantRequests: 10,
+			wantErr:      `model "gemini-flash-latest" is overloaded (503 UNAVAILABLE): ` + geminitest.OverloadedMessage + " (gave up after 10 attempts)",
+			wantCode:     503,
 		},
 		{
 			name:     "the delay doubles up to MaxDelay",
-			opts:     agent.RetryOptions{Attempts: 6, InitialDelay: 500 * time.Millisecond, MaxDelay: 3 * s, Jitter: -1},
+			opts:     agent.RetryOptions{Attempts: 6, InitialDelay: 500 * ms, MaxDelay: 3 * s, Jitter: -1},
 			turns:    []geminitest.Turn{fail(500), fail(500), fail(500), fail(500), fail(500), ok},
 			wantText: "hello",
 			wantRetries: []agent.RetryInfo{
-				{Attempt: 1, Delay: 500 * time.Millisecond}, {Attempt: 2, Delay: 1 * s},
-				{Attempt: 3, Delay: 2 * s}, {Attempt: 4, Delay: 3 * s}, {Attempt: 5, Delay: 3 * s},
+				{Attempt: 1, Delay: 500 * ms, Reason: srv}, {Attempt: 2, Delay: 1 * s, Reason: srv},
+				{Attempt: 3, Delay: 2 * s, Reason: srv}, {Attempt: 4, Delay: 3 * s, Reason: srv}, {Attempt: 5, Delay: 3 * s, Reason: srv},
 			},
 			wantRequests: 6,
 		},
@@ -251,14 +292,58 @@ func TestRetry(t *testing.T) {
 			opts:         agent.RetryOptions{InitialDelay: 10 * s, MaxDelay: 4 * s, Jitter: 0.5},
 			turns:        []geminitest.Turn{fail(429), ok},
 			wantText:     "hello",
-			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * s}},
+			wantRetries:  []agent.RetryInfo{{Attempt: 1, Delay: 5 * s, Reason: rate}},
 			wantRequests: 2,
+		},
+		{
+			name:         "an empty STOP is asked again",
+			turns:        []geminitest.Turn{geminitest.Reply(), ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{empty("empty answer", 1)},
+			wantRequests: 2,
+		},
+		{
+			name:         "only thoughts and a signature is empty",
+			turns:        []geminitest.Turn{geminitest.Reply(geminitest.Thought("Hmm."), geminitest.SignatureOnly("sig")), ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{empty("empty answer", 1)},
+			wantRequests: 2,
+		},
+		{
+			name:         "no finish reason and nothing in it is empty",
+			turns:        []geminitest.Turn{{Chunks: []geminitest.Chunk{{EmptyCandidates: true}}}, ok},
+			wantText:     "hello",
+			wantRetries:  []agent.RetryInfo{empty("empty answer", 1)},
+			wantRequests: 2,
+		},
+		{
+			name:         "empty answers run out: the last is the answer",
+			turns:        []geminitest.Turn{geminitest.Reply(), geminitest.Reply(), geminitest.Reply(), ok},
+			wantRetries:  []agent.RetryInfo{empty("empty answer", 1), empty("empty answer", 2)},
+			wantRequests: 3,
+		},
+		{
+			name:         "text with a trailing signature is an answer",
+			turns:        []geminitest.Turn{geminitest.Reply(geminitest.Text("hi"), geminitest.SignatureOnly("sig")), ok},
+			wantText:     "hi",
+			wantRequests: 1,
+		},
+		{
+			name:         "MAX_TOKENS without parts is an answer",
+			turns:        []geminitest.Turn{geminitest.Finish(genai.FinishReasonMaxTokens, ""), ok},
+			wantRequests: 1,
+		},
+		{
+			name:         "a blocked prompt is an answer",
+			turns:        []geminitest.Turn{geminitest.Blocked("SAFETY", "The prompt is unsafe."), ok},
+			wantRequests: 1,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, m := fakeModel(t, tt.turns...)
+			srv.SetModels(geminitest.ModelInfo{Name: "gemini-flash-latest", Methods: []string{"generateContent"}})
 			var sl sleeper
 			opts := tt.opts
 			opts.Rand, opts.Sleep = half, sl.Sleep
@@ -271,8 +356,8 @@ func TestRetry(t *testing.T) {
 				t.Errorf("retry events (-want +got):\n%s", diff)
 			}
 			for _, r := range retries {
-				if r.Error == "" {
-					t.Errorf("retry event of attempt %d has no error", r.Attempt)
+				if r.Error == "" || strings.Contains(r.Error, "Details:") {
+					t.Errorf("retry event of attempt %d has error %q, want a sentence", r.Attempt, r.Error)
 				}
 			}
 			var wantSlept []time.Duration
@@ -312,174 +397,5 @@ func checkErr(t *testing.T, err error, want string, code int, is error) {
 	}
 	if is != nil && !errors.Is(err, is) {
 		t.Errorf("error = %v, want one wrapping %v", err, is)
-	}
-}
-
-// TestRetryServerClosedConnection has a proxy in front of the fake server
-// close the first connection without answering.
-func TestRetryServerClosedConnection(t *testing.T) {
-	t.Parallel()
-	srv := geminitest.NewServer(t, geminitest.Reply(geminitest.Text("hello")))
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	var closed atomic.Int32
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if closed.Add(1) == 1 {
-			io.Copy(io.Discard, r.Body) // so that closing sends FIN, not RST
-			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-				conn.Close()
-			}
-			return
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-
-	var sl sleeper
-	m := agent.WithRetry(modelAt(t, front.URL), agent.RetryOptions{Rand: half, Sleep: sl.Sleep})
-	text, retries, err := generate(t.Context(), m)
-	if err != nil || text != "hello" {
-		t.Fatalf("generate = %q, %v; want hello", text, err)
-	}
-	if diff := cmp.Diff([]agent.RetryInfo{{Attempt: 1, Delay: 1100 * time.Millisecond}}, retries, ignoreRetryError); diff != "" {
-		t.Errorf("retry events (-want +got):\n%s", diff)
-	}
-	if n := closed.Load(); n != 2 {
-		t.Errorf("connections to the proxy = %d, want 2", n)
-	}
-}
-
-// failing is a scripted model whose calls fail with errs in turn, then
-// answer "ok".
-type failing struct {
-	mu    sync.Mutex
-	errs  []error
-	calls int
-}
-
-func (f *failing) Generate(ctx context.Context, req *agent.Request) iter.Seq2[*genai.GenerateContentResponse, error] {
-	return func(yield func(*genai.GenerateContentResponse, error) bool) {
-		f.mu.Lock()
-		f.calls++
-		var err error
-		if len(f.errs) > 0 {
-			err, f.errs = f.errs[0], f.errs[1:]
-		}
-		f.mu.Unlock()
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		yield(&genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: genai.NewContentFromText("ok", genai.RoleModel)}}}, nil)
-	}
-}
-
-// TestRetryTransportErrors covers failures the fake server cannot make
-// happen on demand.
-func TestRetryTransportErrors(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name  string
-		err   error
-		retry bool
-	}{
-		{"connection reset", fmt.Errorf("gemini: generate: %w", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), true},
-		{"connection refused", &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}, true},
-		{"closed without an answer", &url.Error{Op: "Post", URL: "http://x", Err: io.EOF}, true},
-		{"cut stream", fmt.Errorf("gemini: generate: %w", io.ErrUnexpectedEOF), true},
-		{"attempt timed out", &url.Error{Op: "Post", URL: "http://x", Err: context.DeadlineExceeded}, true},
-		{"unknown host", &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}}}, false},
-		{"cancelled", fmt.Errorf("gemini: generate: %w", context.Canceled), false},
-		{"bad answer", errors.New("gemini: generate: invalid stream chunk"), false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := &failing{errs: []error{tt.err}}
-			var sl sleeper
-			text, _, err := generate(t.Context(), agent.WithRetry(f, agent.RetryOptions{Sleep: sl.Sleep}))
-			retried := f.calls == 2 && text == "ok" && err == nil
-			if retried != tt.retry {
-				t.Errorf("calls = %d, text %q, error %v; want retried = %v", f.calls, text, err, tt.retry)
-			}
-			if !tt.retry && !errors.Is(err, tt.err) {
-				t.Errorf("error = %v, want %v itself", err, tt.err)
-			}
-		})
-	}
-}
-
-func TestRetryStopsWhenCancelledDuringBackoff(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		// sleep is the retry layer's Sleep hook; nil means its own timer.
-		sleep func(ctx context.Context, d time.Duration) error
-	}{
-		{"own timer", nil},
-		{"sleep hook", (&sleeper{}).Sleep},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			srv, m := fakeModel(t, geminitest.Turn{Status: 503}, geminitest.Reply(geminitest.Text("too late")))
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			req := &agent.Request{
-				Contents: []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)},
-				// The retry event comes just before the wait: cancel there.
-				Events: func(agent.Event) { cancel() },
-			}
-			m = agent.WithRetry(m, agent.RetryOptions{InitialDelay: time.Hour, Sleep: tt.sleep})
-			var got []error
-			for _, err := range m.Generate(ctx, req) {
-				got = append(got, err)
-			}
-			if len(got) != 1 || !errors.Is(got[0], context.Canceled) {
-				t.Errorf("yielded %v, want one error wrapping context.Canceled", got)
-			}
-			if n := len(srv.Requests()); n != 1 {
-				t.Errorf("requests = %d, want 1", n)
-			}
-		})
-	}
-}
-
-func TestRetryEventsOnRunStream(t *testing.T) {
-	t.Parallel()
-	_, m := fakeModel(t,
-		geminitest.Turn{Status: 429, RetryAfter: "3"},
-		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})),
-	)
-	var sl sleeper
-	cfg := agent.Config{Model: agent.WithRetry(m, agent.RetryOptions{Sleep: sl.Sleep})}
-	var (
-		retries []agent.Event
-		last    agent.Event
-	)
-	for ev, err := range agent.Run(t.Context(), cfg, agent.Task{Prompt: "go"}) {
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		if ev.Type == agent.EventRetry {
-			retries = append(retries, ev)
-		}
-		last = ev
-	}
-	if len(retries) != 1 {
-		t.Fatalf("retry events = %d, want 1", len(retries))
-	}
-	ev := retries[0]
-	if diff := cmp.Diff(&agent.RetryInfo{Attempt: 1, Delay: 3 * time.Second}, ev.Retry, ignoreRetryError); diff != "" {
-		t.Errorf("retry (-want +got):\n%s", diff)
-	}
-	if !strings.Contains(ev.Retry.Error, "429") || ev.RunID == "" || ev.Turn != 1 {
-		t.Errorf("retry event = %+v, want the 429, the run id and turn 1", ev)
-	}
-	if last.Type != agent.EventRunEnd || last.End.Reason != agent.StopGoal || last.End.Result != "done" {
-		t.Errorf("last event = %+v, want run_end with goal and result done", last)
 	}
 }

@@ -20,8 +20,25 @@ type Router struct {
 	Strong     string // for complex reasoning, design and multi-file work
 }
 
-// DefaultRouter routes between current Gemini models.
-var DefaultRouter = Router{Classifier: "gemini-2.5-flash-lite", Fast: "gemini-2.5-flash", Strong: "gemini-2.5-pro"}
+// DefaultRouter routes between the default models.
+var DefaultRouter = Router{Classifier: DefaultClassifierModel, Fast: DefaultFastModel, Strong: DefaultStrongModel}
+
+// orDefaults fills rt's empty fields from DefaultRouter.
+func (rt Router) orDefaults() Router {
+	if rt.Classifier == "" {
+		rt.Classifier = DefaultRouter.Classifier
+	}
+	if rt.Fast == "" {
+		rt.Fast = DefaultRouter.Fast
+	}
+	if rt.Strong == "" {
+		rt.Strong = DefaultRouter.Strong
+	}
+	return rt
+}
+
+// routerMaxTokens bounds the router's answer, thinking aside.
+const routerMaxTokens = 200
 
 const routerPrompt = `Classify the coding task below for a model router. Answer "strong" for tasks that need deep reasoning: design, debugging a subtle problem, changes across several files, an unclear request. Answer "fast" for simple, well-defined tasks: explaining code, a small local edit, a rename, a question with a clear answer.
 
@@ -67,13 +84,13 @@ func (r *run) classify(ctx context.Context, model string, task Task) (choice, re
 		Config: &genai.GenerateContentConfig{
 			ResponseMIMEType:   "application/json",
 			ResponseJsonSchema: schema,
-			MaxOutputTokens:    200,
-			ThinkingConfig:     &genai.ThinkingConfig{ThinkingBudget: genai.Ptr[int32](0)},
+			MaxOutputTokens:    routerMaxTokens + thinkingRoom,
+			ThinkingConfig:     sideThinking(model),
 		},
 		Events:   r.emit,
 		PromptID: r.promptID(),
 	}
-	text, err := r.generateText(ctx, req)
+	text, err := r.sideCall(ctx, req)
 	if err != nil {
 		return "", "", err
 	}
@@ -96,6 +113,7 @@ func usageOf(u *genai.GenerateContentResponseUsageMetadata) Usage {
 		Output:   int64(u.CandidatesTokenCount),
 		Thoughts: int64(u.ThoughtsTokenCount),
 		Cached:   int64(u.CachedContentTokenCount),
+		ToolUse:  int64(u.ToolUsePromptTokenCount),
 	}
 }
 

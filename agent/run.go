@@ -26,7 +26,8 @@ type Config struct {
 	Environment *Environment
 	System      string
 
-	// Router routes runs whose model is ModelAuto; zero: DefaultRouter.
+	// Router routes runs whose model is ModelAuto; its empty fields are
+	// DefaultRouter's.
 	Router Router
 	// ContextWindow is the model's context window in tokens (0: 1,048,576);
 	// history is compressed when the prompt passes CompressAt of it (0: 0.5).
@@ -37,8 +38,13 @@ type Config struct {
 	// nil: every call runs, except calls of Approvable tools, which ask.
 	Policy Policy
 	// Approver asks the user to allow the calls the Policy asks about; nil:
-	// such calls are refused with an error result.
+	// such calls are refused with an error result. It is also asked
+	// whether to keep going when the model repeats itself after a warning
+	// (see [ApprovalLoop]); nil: the run stops.
 	Approver Approver
+	// NoLoopDetection turns loop detection off: a model that repeats itself
+	// is neither warned nor stopped (the turn limit still holds).
+	NoLoopDetection bool
 
 	// BeforeComplete, when set, runs when complete_task is called with a
 	// valid result, before the run ends: a non-empty feedback refuses the
@@ -98,6 +104,9 @@ type run struct {
 	fixed     int                    // estimated tokens of the preamble
 	sizes     map[*genai.Content]int // estimated tokens of history contents
 	loops     loopDetector
+	noSummary bool // a summary failed: compression trims from now on
+	withheld  int  // answers withheld by the model's filters, in a row
+	empty     bool // the last answer was empty (a retry layer asked again)
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -123,10 +132,8 @@ func newRun(cfg Config) (*run, error) {
 		r.now = time.Now
 	}
 	r.perm = permission{policy: cfg.Policy, approver: cfg.Approver}
-	r.router = cfg.Router
-	if r.router == (Router{}) {
-		r.router = DefaultRouter
-	}
+	r.loops.off = cfg.NoLoopDetection
+	r.router = cfg.Router.orDefaults()
 	r.window, r.threshold = cfg.ContextWindow, cfg.CompressAt
 	if r.window <= 0 {
 		r.window = 1 << 20
@@ -237,20 +244,23 @@ func (r *run) turns(ctx context.Context) RunEnd {
 // oneTurn calls the model and runs the tools it asks for. done reports that
 // the run stops, with end saying why.
 func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
-	r.compress(ctx)
-	content, finish, err := r.callModel(ctx, r.decls)
+	if end, stop := r.compress(ctx); stop {
+		return end, true
+	}
+	a, err := r.callModel(ctx, r.decls)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx), true
 		}
 		return RunEnd{Reason: StopError, Error: err.Error()}, true
 	}
+	content := a.content
 	if r.loops.textLooping() {
 		// The model repeats itself: its stream was cut short.
 		r.history = append(r.history, withoutCalls(content))
-		return r.loopStrike("You are repeating the same text over and over.")
+		return r.loopStrike(ctx, "You are repeating the same text over and over.")
 	}
-	if end, done, handled := r.badFinish(content, finish); handled {
+	if end, done, handled := r.badFinish(a); handled {
 		return end, done
 	}
 	r.history = append(r.history, content)
@@ -262,10 +272,16 @@ func (r *run) oneTurn(ctx context.Context) (end RunEnd, done bool) {
 	var note string
 	if r.loops.callsLooping(calls) {
 		if r.loops.strikes > 0 {
-			return RunEnd{Reason: StopLoop, Error: "the model kept repeating the same tool call"}, true
+			if !r.keepGoing(ctx, "The model has made the same tool call with the same arguments many times in a row.") {
+				if ctx.Err() != nil {
+					return r.cancelled(ctx), true
+				}
+				return RunEnd{Reason: StopLoop, Error: "the model kept repeating the same tool call"}, true
+			}
+		} else {
+			r.loops.strikes++
+			note = loopFeedback("You have made the same tool call with the same arguments several times in a row.")
 		}
-		r.loops.strikes++
-		note = loopFeedback("You have made the same tool call with the same arguments several times in a row.")
 	}
 	responses, err := r.runTools(ctx, calls)
 	if note != "" {

@@ -2,16 +2,37 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"google.golang.org/genai"
 )
 
+// An answer is the model's turn, as the harness keeps it.
+type answer struct {
+	// content is the turn as history content, only parts with data; nil
+	// when the model said nothing.
+	content *genai.Content
+	finish  genai.FinishReason
+	// message is the API's finishMessage: why the answer stopped, in its
+	// words (a filter's explanation, a malformed call's details).
+	message string
+	// blocked is the promptFeedback block reason of a prompt the API
+	// refused to answer, and blockMessage its blockReasonMessage.
+	blocked, blockMessage string
+}
+
 // callModel streams one model call, emitting thought and text chunks as they
-// arrive, and returns the model's turn as history content (nil when the
-// model said nothing) and why the model stopped. An error is a failed call.
-func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (*genai.Content, genai.FinishReason, error) {
+// arrive, and returns the model's turn. An error is a failed call.
+//
+// A retry event with Discard set (a retry layer calls the model again after
+// part of the answer streamed) voids what was collected so far: the
+// history never holds a partial answer, nor one twice.
+func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (answer, error) {
+	var (
+		parts []*genai.Part
+		usage *genai.GenerateContentResponseUsageMetadata
+		a     answer
+	)
 	req := &Request{
 		Model:    r.modelName,
 		Contents: r.history,
@@ -20,31 +41,34 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 			Tools:             []*genai.Tool{{FunctionDeclarations: decls}},
 			ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
 		},
-		Events:   r.emit,
+		Events: func(ev Event) {
+			if ev.Type == EventRetry && ev.Retry != nil && ev.Retry.Discard {
+				parts, usage, a = nil, nil, answer{}
+				r.loops.forgetText()
+			}
+			r.emit(ev)
+		},
 		PromptID: r.promptID(),
 	}
-	var (
-		parts  []*genai.Part
-		usage  *genai.GenerateContentResponseUsageMetadata
-		finish genai.FinishReason
-		block  string
-	)
 	for resp, err := range r.model.Generate(ctx, req) {
 		if err != nil {
-			return nil, finish, fmt.Errorf("model: %w", err)
+			return answer{}, err
 		}
 		if resp.UsageMetadata != nil {
 			usage = resp.UsageMetadata
 		}
 		if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
-			block = string(pf.BlockReason)
+			a.blocked, a.blockMessage = string(pf.BlockReason), pf.BlockReasonMessage
 		}
-		if len(resp.Candidates) == 0 {
+		if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
 			continue
 		}
 		cand := resp.Candidates[0]
 		if cand.FinishReason != "" {
-			finish = cand.FinishReason
+			a.finish = cand.FinishReason
+		}
+		if cand.FinishMessage != "" {
+			a.message = cand.FinishMessage
 		}
 		if cand.Content == nil {
 			continue
@@ -61,20 +85,24 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 		r.usage.Add(u)
 		r.emit(Event{Type: EventUsage, Usage: &u})
 	}
-	if block != "" {
-		return nil, finish, fmt.Errorf("model: the prompt was blocked (%s)", block)
+	if len(parts) > 0 {
+		a.content = &genai.Content{Role: genai.RoleModel, Parts: parts}
 	}
-	if len(parts) == 0 {
-		return nil, finish, nil
-	}
-	return &genai.Content{Role: genai.RoleModel, Parts: parts}, finish, nil
+	return a, nil
 }
 
-// addPart emits one streamed part and adds it to the turn's parts: adjacent
-// text is merged, thought text is dropped from history (its signature, which
-// the API requires back, is kept).
+// addPart emits one streamed part and adds it to the turn's parts. Only
+// parts with data go to the history: thoughts are shown, not kept (as
+// Gemini CLI does), and a part left with only a signature (Gemini 3 ends a
+// text answer with {"text": "", "thoughtSignature": …}, whose empty text
+// genai drops) is dropped, as genai's own Chat does: the API refuses parts
+// without data. A function call part is kept as the API sent it, its id
+// (when it has one) and signature included, byte for byte. Adjacent plain
+// text is merged.
 func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
 	switch {
+	case p == nil:
+		return parts
 	case p.FunctionCall != nil:
 		return append(parts, p)
 	case p.Thought:
@@ -84,9 +112,6 @@ func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
 			}
 			r.emit(Event{Type: EventThought, Text: p.Text, Subject: r.subject})
 			r.loops.text(p.Text)
-		}
-		if len(p.ThoughtSignature) > 0 {
-			return append(parts, &genai.Part{Thought: true, ThoughtSignature: p.ThoughtSignature})
 		}
 		return parts
 	case p.Text != "":
@@ -99,7 +124,7 @@ func (r *run) addPart(parts []*genai.Part, p *genai.Part) []*genai.Part {
 			return parts
 		}
 		return append(parts, p)
-	case len(p.ThoughtSignature) > 0:
+	case hasData(p):
 		return append(parts, p)
 	}
 	return parts
@@ -128,25 +153,33 @@ func thoughtSubject(text string) string {
 }
 
 // generateText makes a side call of the run (routing, summarizing): no tool
-// runs and nothing is streamed to the consumer. It returns the answer's text;
-// its usage counts in the run's.
+// runs and nothing is streamed to the consumer. It returns the answer's text
+// (a part voided by a retry left out); its usage counts in the run's.
 func (r *run) generateText(ctx context.Context, req *Request) (string, error) {
 	var b strings.Builder
-	for resp, err := range r.model.Generate(ctx, req) {
+	events := req.Events
+	call := *req
+	call.Events = func(ev Event) {
+		if ev.Type == EventRetry && ev.Retry != nil && ev.Retry.Discard {
+			b.Reset()
+		}
+		if events != nil {
+			events(ev)
+		}
+	}
+	for resp, err := range r.model.Generate(ctx, &call) {
 		if err != nil {
 			return "", err
 		}
 		if resp.UsageMetadata != nil {
 			r.usage.Add(usageOf(resp.UsageMetadata))
 		}
-		for _, c := range resp.Candidates {
-			if c.Content == nil {
-				continue
-			}
-			for _, p := range c.Content.Parts {
-				if !p.Thought {
-					b.WriteString(p.Text)
-				}
+		if len(resp.Candidates) == 0 || resp.Candidates[0] == nil || resp.Candidates[0].Content == nil {
+			continue
+		}
+		for _, p := range resp.Candidates[0].Content.Parts {
+			if p != nil && !p.Thought {
+				b.WriteString(p.Text)
 			}
 		}
 	}

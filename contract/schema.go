@@ -18,7 +18,7 @@ import (
 // of its file under docs/schema.
 var SchemaNames = []string{
 	"RunArgs", "RunResult", "CancelArgs", "ApprovalsArgs", "ApprovalsResult",
-	"EventNotification", "ApplyResult", "Settings",
+	"EventNotification", "ApplyResult", "Settings", "DiagnosticsParams",
 }
 
 // eventFields is agent.Event under another name, so that its schema can
@@ -57,6 +57,7 @@ func Schemas() (map[string]*jsonschema.Schema, error) {
 	add(schemaFor[ApprovalsResult]("ApprovalsResult", opts))
 	add(schemaFor[ApplyResult]("ApplyResult", opts))
 	add(schemaFor[Settings]("Settings", opts))
+	add(schemaFor[DiagnosticsParams]("DiagnosticsParams", opts))
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,9 @@ func settingsVocabulary(s *jsonschema.Schema) {
 	// The checks of settingsByKey, for validators that read the schema (the
 	// VS Code extension's).
 	const notBlank = `\S`
-	s.Properties["model"].Pattern = notBlank
+	for _, key := range []string{"model", "fastModel", "strongModel", "classifierModel"} {
+		s.Properties[key].Pattern = notBlank
+	}
 	s.Properties["maxTurns"].ExclusiveMinimum = jsonschema.Ptr(0.0)
 	s.Properties["timeoutMinutes"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["shellTimeoutSeconds"].Minimum = jsonschema.Ptr(0.0)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // Settings are the user's settings. The server reads them from the
@@ -15,15 +17,26 @@ import (
 // workspace/configuration section "agentls"; docs/settings.md documents
 // them and a test keeps it honest.
 type Settings struct {
-	Model          string  `json:"model" jsonschema:"the Gemini model of runs; auto routes each run between a fast and a strong model"`
-	Confirm        string  `json:"confirm" jsonschema:"each: every change is proposed at once; run: changes are staged and proposed together when the run finishes"`
-	ApprovalMode   string  `json:"approvalMode" jsonschema:"plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation"`
-	MaxTurns       int     `json:"maxTurns" jsonschema:"model turns per run"`
-	TimeoutMinutes float64 `json:"timeoutMinutes" jsonschema:"time limit of a run, not counting time waiting for the user; 0: none"`
+	Model string `json:"model" jsonschema:"the Gemini model of runs; auto routes each run between a fast and a strong model"`
+	// FastModel, StrongModel and ClassifierModel are the router's models,
+	// for model "auto".
+	FastModel       string  `json:"fastModel" jsonschema:"with model auto: the model of simple, well-defined tasks"`
+	StrongModel     string  `json:"strongModel" jsonschema:"with model auto: the model of tasks that need deep reasoning"`
+	ClassifierModel string  `json:"classifierModel" jsonschema:"with model auto: the model that picks the fast or the strong one, once per run"`
+	Confirm         string  `json:"confirm" jsonschema:"each: every change is proposed at once; run: changes are staged and proposed together when the run finishes"`
+	ApprovalMode    string  `json:"approvalMode" jsonschema:"plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation"`
+	MaxTurns        int     `json:"maxTurns" jsonschema:"model turns per run"`
+	TimeoutMinutes  float64 `json:"timeoutMinutes" jsonschema:"time limit of a run, not counting time waiting for the user; 0: none"`
 	// ShellTimeoutSeconds limits one shell command (0: two minutes).
-	ShellTimeoutSeconds float64        `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
-	Events              bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
-	CustomActions       []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
+	// LoopDetection warns a model that repeats itself, then asks the user
+	// whether to go on; off, nothing is detected.
+	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// Diagnostics says the client sends agentls/diagnostics, so the server
+	// waits for them after an accepted proposal.
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
+	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 	// TraceMaxAgeDays and TraceMaxSizeMB bound the traces kept: the newest
 	// runs, as long as they are younger and fit together (0: no limit).
 	TraceMaxAgeDays float64 `json:"traceMaxAgeDays" jsonschema:"traces older than this many days are deleted; 0: no age limit"`
@@ -38,12 +51,14 @@ type CustomAction struct {
 }
 
 // DefaultModel is the model of runs when the settings name none.
-const DefaultModel = "gemini-2.5-flash"
+const DefaultModel = agent.DefaultModel
 
-// DefaultSettings are the settings when the user gives none.
+// DefaultSettings are the settings when the user gives none. The models
+// are package agent's defaults, the API's "-latest" aliases.
 func DefaultSettings() Settings {
-	return Settings{Model: DefaultModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100, CustomActions: []CustomAction{},
-		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
+	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
+		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
+		LoopDetection: true, CustomActions: []CustomAction{}, TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -55,19 +70,24 @@ var SettingEnums = map[string][]string{
 
 // PluginSettings are the settings a plugin sets for the user, not the user
 // (editor settings pages leave them out).
-var PluginSettings = []string{"events"}
+var PluginSettings = []string{"events", "diagnostics"}
 
 // A setting decodes and checks one key into Settings.
 type setting func(s *Settings, v json.RawMessage) error
 
 var settingsByKey = map[string]setting{
 	"model":               field(func(s *Settings) *string { return &s.Model }, nonEmpty),
+	"fastModel":           field(func(s *Settings) *string { return &s.FastModel }, nonEmpty),
+	"strongModel":         field(func(s *Settings) *string { return &s.StrongModel }, nonEmpty),
+	"classifierModel":     field(func(s *Settings) *string { return &s.ClassifierModel }, nonEmpty),
+	"loopDetection":       field(func(s *Settings) *bool { return &s.LoopDetection }, func(bool) error { return nil }),
 	"confirm":             field(func(s *Settings) *string { return &s.Confirm }, oneOf("confirm")),
 	"approvalMode":        field(func(s *Settings) *string { return &s.ApprovalMode }, oneOf("approvalMode")),
 	"maxTurns":            field(func(s *Settings) *int { return &s.MaxTurns }, func(n int) error { return positive(float64(n)) }),
 	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),
 	"traceMaxSizeMB":      field(func(s *Settings) *float64 { return &s.TraceMaxSizeMB }, nonNegative),

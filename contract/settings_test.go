@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentls/agentls/agent"
 )
 
 func TestSettingsMerge(t *testing.T) {
@@ -76,5 +78,21 @@ func TestSettingsSchemaAgrees(t *testing.T) {
 				t.Errorf("%s: Merge problems %q, schema says %v", raw, problems, schemaErr)
 			}
 		}
+	}
+}
+
+func TestModelSettings(t *testing.T) {
+	t.Parallel()
+	s := DefaultSettings()
+	if s.Model != agent.DefaultModel || s.FastModel != agent.DefaultFastModel || s.StrongModel != agent.DefaultStrongModel ||
+		s.ClassifierModel != agent.DefaultClassifierModel || !s.LoopDetection {
+		t.Errorf("defaults = %+v", s)
+	}
+	problems := s.Merge(json.RawMessage(`{"fastModel": "f", "strongModel": "gemini-3.1-pro-preview", "classifierModel": "", "loopDetection": false}`))
+	if s.FastModel != "f" || s.StrongModel != "gemini-3.1-pro-preview" || s.ClassifierModel != agent.DefaultClassifierModel || s.LoopDetection {
+		t.Errorf("merged = %+v", s)
+	}
+	if diff := cmp.Diff([]string{`classifierModel: must not be empty`}, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }

@@ -30,17 +30,20 @@ func done() geminitest.Turn {
 	return geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"}))
 }
 
-// runToEnd starts a run in the session and waits for its progress end.
+// runToEnd starts a run in the session and waits for its progress end
+// (not a subagent's).
 func runToEnd(t *testing.T, s *session, prompt string) string {
 	t.Helper()
 	from := len(s.ed.Messages())
-	if _, err := s.ed.Run(t.Context(), map[string]any{"prompt": prompt}); err != nil {
+	id, err := s.ed.Run(t.Context(), map[string]any{"prompt": prompt})
+	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	_, m, err := s.ed.Next(ctx, from, func(m lsptest.Message) bool {
-		return m.Method == protocol.MethodProgress && strings.Contains(string(m.Params), `"kind":"end"`)
+		return m.Method == protocol.MethodProgress && strings.Contains(string(m.Params), `"kind":"end"`) &&
+			strings.Contains(string(m.Params), `"token":"agentls/`+id+`"`)
 	})
 	if err != nil {
 		t.Fatalf("waiting for the run's end: %v", err)

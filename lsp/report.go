@@ -40,14 +40,18 @@ type subagentRun struct {
 	prog *progress
 }
 
-func (s *Server) newLiveRun(ctx context.Context, spec runSpec) *liveRun {
+func (s *Server) newLiveRun(spec runSpec) *liveRun {
 	r := &liveRun{s: s, spec: spec, subs: make(map[string]*subagentRun)}
-	r.prog = s.beginProgress(ctx, spec.token, "agentls/"+spec.h.id, "agentls: "+r.title(),
-		func(key string) { s.runs.setToken(spec.h, key) })
 	if spec.settings.Confirm == "run" && r.canPropose() {
 		r.stage = newStage(spec.ws)
 	}
 	return r
+}
+
+// begin begins the run's progress.
+func (r *liveRun) begin(ctx context.Context) {
+	r.prog = r.s.beginProgress(ctx, r.spec.token, "agentls/"+r.spec.h.id, "agentls: "+r.title(),
+		func(key string) { r.s.runs.setToken(r.spec.h, key) })
 }
 
 // title is the run's short name.
@@ -186,6 +190,10 @@ func reportMessage(ev agent.Event, staged bool) string {
 		return fmt.Sprintf("Change to %s %s", ev.Edit.Name, ev.Edit.Outcome)
 	case agent.EventApprovalRequested:
 		return "Waiting for your approval"
+	case agent.EventRetry:
+		if ev.Retry != nil {
+			return ev.Retry.Summary() // "model overloaded, retrying in 12 s"
+		}
 	case agent.EventSubagentActivity:
 		if ev.Inner == nil || ev.Subagent == nil {
 			return ""

@@ -2,17 +2,16 @@ package lsp
 
 import (
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/runner"
 
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -23,16 +22,16 @@ type runSpec struct {
 	args     contract.RunArgs
 	task     agent.Task
 	root     string
-	model    agent.Model
 	settings contract.Settings
 	caps     clientCaps
 	ws       *workspace.Workspace
 	token    protocol.ProgressToken
 }
 
-// startRun validates a run request, starts the run in the background and
-// returns its id at once: the run never holds up the request (clients time
-// out long commands).
+// startRun validates a run request, builds the run, starts it in the
+// background and returns its id at once: the run never holds up the request
+// (clients time out long commands). What stops a run before it starts (no
+// API key, a bad argument) is the request's error.
 func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token protocol.ProgressToken) (string, error) {
 	if err := s.settingsReady(ctx); err != nil {
 		return "", protocol.ErrRequestCancelled
@@ -45,18 +44,17 @@ func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token prot
 		return "", err
 	}
 	spec.task, spec.root = task, root
-	if s.cfg.NewModel == nil {
-		return "", jsonrpc2.NewError(jsonrpc2.InternalError, "no model configured")
-	}
-	spec.model, err = s.cfg.NewModel(ctx, spec.settings.Model)
-	if err != nil {
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls: "+err.Error())
-	}
 	runCtx, cancel := context.WithCancel(s.root)
 	spec.h = &runHandle{id: "main-" + newID(), cancel: cancel}
+	r := s.newLiveRun(spec)
+	run, err := s.host.Build(ctx, r.runnerSpec(ctx))
+	if err != nil {
+		cancel()
+		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls: "+err.Error())
+	}
 	started := s.runs.start(spec.h, func() {
 		defer cancel()
-		s.drive(runCtx, spec)
+		r.drive(runCtx, run)
 	})
 	if !started {
 		cancel()
@@ -114,40 +112,56 @@ func taskFor(ws *workspace.Workspace, args contract.RunArgs, enc lspedit.Encodin
 	return task, root, nil
 }
 
+// runnerSpec is what the run builder needs of this run: the editor's
+// buffers (under the stage with confirm: run) as its files, proposals
+// through workspace/applyEdit, approvals through showMessageRequest.
+func (r *liveRun) runnerSpec(ctx context.Context) runner.Spec {
+	spec := r.spec
+	rs := runner.Spec{
+		RunID: spec.h.id, Workspace: spec.ws, Root: spec.root, Files: r.fs(),
+		Approver: r.s.approver(spec), Policy: r.s.runPolicy(ctx, spec),
+		Settings: spec.settings, Task: spec.task, System: r.systemNote(),
+	}
+	if p := r.proposer(); p != nil {
+		rs.Proposer = p
+	}
+	if spec.args.URI != "" {
+		rs.ActiveFile, _ = workspace.PathFromURI(spec.args.URI)
+	}
+	rs.Diagnostics = r.diagnostics(rs.ActiveFile)
+	if r.stage != nil {
+		rs.BeforeComplete = r.beforeComplete
+	}
+	return rs
+}
+
+// diagnostics is where the run's get_diagnostics reads: the editor's
+// diagnostics when its plugin sends them, else the ones the run's command
+// carried for the active file, else none (no tool).
+func (r *liveRun) diagnostics(active string) func(abs string) map[string][]agent.Diagnostic {
+	switch {
+	case r.spec.settings.Diagnostics:
+		return r.s.diags.problems
+	case active != "" && len(r.spec.task.Diagnostics) > 0:
+		carried := r.spec.task.Diagnostics
+		return func(abs string) map[string][]agent.Diagnostic {
+			if abs != "" && abs != active {
+				return nil
+			}
+			return map[string][]agent.Diagnostic{active: carried}
+		}
+	}
+	return nil
+}
+
 // drive runs the harness and turns its events into progress, log lines and
 // agentls/event notifications; the run's changes reach the editor through
 // its proposer, or, with confirm: run, as one proposal at the end.
-func (s *Server) drive(ctx context.Context, spec runSpec) {
-	runAgent := s.traceRun(&spec) // before the tools: it wraps the run's model
-	r := s.newLiveRun(ctx, spec)
-	pol := s.runPolicy(ctx, spec)
-	env := tools.Env{FS: r.fs(), Mode: pol.Mode(), Policy: pol,
-		ShellTimeout: time.Duration(spec.settings.ShellTimeoutSeconds * float64(time.Second))}
-	if p := r.proposer(); p != nil {
-		env.Proposer = p
-	}
-	approver := s.approver(spec)
-	cfg := agent.Config{
-		Model: spec.model,
-		Agent: agent.Definition{Name: "main", MaxTurns: spec.settings.MaxTurns,
-			Timeout: time.Duration(spec.settings.TimeoutMinutes * float64(time.Minute))},
-		Tools:    append(tools.Builtin(env), r.subagentTools(env, agent.Config{Now: s.now, Policy: pol, Approver: approver})...),
-		Policy:   pol,
-		Approver: approver,
-		RunID:    spec.h.id,
-		Now:      s.now,
-	}
-	cfg.Context, cfg.Environment = r.contextStack()
-	cfg.System = r.systemNote(env.Proposer != nil)
-	if r.stage != nil {
-		cfg.BeforeComplete = r.beforeComplete
-	}
-	if spec.settings.Model == agent.ModelAuto {
-		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
-	}
+func (r *liveRun) drive(ctx context.Context, run *runner.Run) {
+	r.begin(ctx)
 	end := &agent.RunEnd{Reason: agent.StopError, Error: "the run ended without a result"}
-	r.maxTurns = max(1, cfg.Agent.MaxTurns)
-	for ev, err := range runAgent(ctx, cfg, spec.task) {
+	r.maxTurns = max(1, run.Config.Agent.MaxTurns)
+	for ev, err := range run.Events(ctx) {
 		if err != nil {
 			end = &agent.RunEnd{Reason: agent.StopError, Error: err.Error()}
 			break
@@ -164,9 +178,9 @@ func (s *Server) drive(ctx context.Context, spec runSpec) {
 
 // systemNote is what the run's model is told about how its changes reach
 // the user.
-func (r *liveRun) systemNote(canPropose bool) string {
+func (r *liveRun) systemNote() string {
 	switch {
-	case !canPropose:
+	case !r.canPropose():
 		return "This run is read-only: you cannot propose changes to files. Answer with what you found."
 	case r.stage != nil:
 		return "Your changes are staged: the edit tools report them accepted, and later reads see them, but the user reviews all of them together after you call complete_task."

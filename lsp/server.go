@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/lsp/transport"
+	"github.com/agentls/agentls/runner"
 
 	"context"
 	"errors"
@@ -42,9 +44,21 @@ type Config struct {
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
+	// Secrets are values no shell command and no trace may see, such as
+	// the model's API key.
+	Secrets []string
+	// After returns a channel that receives once d has passed, for the
+	// server's bounded waits (a run waiting for the first configuration
+	// pull); nil: time.After. Tests pass a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// Environ is the environment the server started with, credentials
+	// included ("NAME=value"): shell commands start from it, less the
+	// variables that hold secrets, and traces scrub those secrets. nil: the
+	// process's environment now.
+	Environ []string
 }
 
 // Server is one LSP connection's server.
@@ -54,6 +68,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 	client protocol.Client
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
@@ -67,12 +82,14 @@ type Server struct {
 	settings contract.Settings
 	config   configState
 	closing  bool // set when the connection ends: no new background work
-	prune    pruning
 
-	runs  runs
-	files fileLocks
-	docs  docWatch
-	tasks sync.WaitGroup // background work other than runs (configuration pulls)
+	host     *runner.Host        // builds the runs
+	inflight *transport.Inflight // bounds the requests running at once
+	runs     runs
+	files    fileLocks
+	docs     docWatch
+	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
+	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
 }
@@ -112,6 +129,13 @@ func New(cfg Config) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.after = cfg.After
+	if s.after == nil {
+		s.after = time.After
+	}
+	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()
 	s.config.init()
@@ -123,7 +147,7 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	root, stop := context.WithCancel(ctx)
 	defer stop()
-	stream := newFrameStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
+	stream := transport.NewStream(&eofCanceller{rwc: rwc, cancel: stop}, s.log)
 	return s.ServeStream(root, stream, stop)
 }
 
@@ -131,7 +155,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // ends.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
 	s.root, s.stop = ctx, stop
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(Codec{}))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {
@@ -144,6 +168,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	s.mu.Unlock()
 	s.runs.wait()
 	s.tasks.Wait()
+	s.host.Wait() // a prune of the trace folder
 	go s.conn.Close()
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return err

@@ -2,6 +2,9 @@ package lsp
 
 import (
 	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent"
 )
 
 func TestExpand(t *testing.T) {
@@ -25,5 +28,13 @@ func TestFirstLines(t *testing.T) {
 		if got := firstLines(tt.in, 3, 5); got != tt.want {
 			t.Errorf("firstLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestRetryProgress(t *testing.T) {
+	t.Parallel()
+	ev := agent.Event{Type: agent.EventRetry, Retry: &agent.RetryInfo{Attempt: 2, Delay: 11500 * time.Millisecond, Reason: "model overloaded"}}
+	if got := reportMessage(ev, false); got != "model overloaded, retrying in 12 s" {
+		t.Errorf("progress = %q", got)
 	}
 }

@@ -4,16 +4,27 @@
 // The adapter makes exactly one HTTP attempt per Generate call: SDK retries
 // and automatic stream continuation are off, because retrying is a separate
 // layer (an agent.Model wrapping this one).
+//
+// The API's refusals come back as *agent.ModelError, whose text is a
+// sentence; for a model the API does not find (404), the adapter asks the
+// API once, then, which models the key can use. It is also the one place
+// that reads below the SDK's typed response: on the Gemini API backend
+// genai drops a candidate's finishMessage, which the adapter restores from
+// the raw stream (see tap.go).
 package gemini
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
+	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -22,7 +33,7 @@ import (
 
 // DefaultModel is the model used when neither the Config nor the request
 // names one.
-const DefaultModel = "gemini-2.5-flash"
+const DefaultModel = agent.DefaultModel
 
 // ErrNoCredentials means neither an API key nor a Vertex AI project was
 // configured.
@@ -77,6 +88,9 @@ func New(ctx context.Context, cfg Config) (*Model, error) {
 	cc, err := clientConfig(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cc.Backend == genai.BackendGeminiAPI {
+		cc.HTTPClient = tapClient(cc.HTTPClient)
 	}
 	client, err := genai.NewClient(ctx, cc)
 	if err != nil {
@@ -177,20 +191,88 @@ func (m *Model) Generate(ctx context.Context, req *agent.Request) iter.Seq2[*gen
 		if name == "" {
 			name = m.name
 		}
-		stream := m.client.Models.GenerateContentStream(ctx, name, req.Contents, callConfig(req.Config))
+		n := &notes{}
+		stream := m.client.Models.GenerateContentStream(withNotes(ctx, n), name, req.Contents, callConfig(req.Config))
 		for resp, err := range stream {
 			if err != nil {
-				yield(nil, fmt.Errorf("gemini: generate: %w", err))
+				yield(nil, m.callError(ctx, name, err))
 				return
 			}
 			if resp == nil {
 				continue
 			}
+			n.fill(resp)
 			if !yield(resp, nil) {
 				return
 			}
 		}
 	}
+}
+
+// callError turns a failed call's error into what the run reports: an
+// *agent.ModelError for the API's refusals (with the models the key can
+// use, for a model not found), the transport's error otherwise, wrapped so
+// that a retry layer can still tell what it was.
+func (m *Model) callError(ctx context.Context, model string, err error) error {
+	var apiErr genai.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		e := &agent.ModelError{Model: model, API: apiErr}
+		if apiErr.Code == http.StatusNotFound && ctx.Err() == nil {
+			e.Available = m.available(ctx)
+		}
+		return e
+	case ctx.Err() != nil:
+		return fmt.Errorf("gemini: generate: %w", err)
+	case errors.Is(err, io.ErrUnexpectedEOF), isNetError(err):
+		return fmt.Errorf("the connection to the Gemini API failed: %w", err)
+	}
+	return fmt.Errorf("the answer of model %q could not be read: %w", model, err)
+}
+
+func isNetError(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr)
+}
+
+// listTimeout bounds the one ListModels call after a 404.
+const listTimeout = 10 * time.Second
+
+// available asks the API which models the key can use to generate text:
+// one ListModels page, models named gemini-… that generate content and are
+// not for speech, images, live audio or embeddings. It returns nil when
+// the API does not answer.
+func (m *Model) available(ctx context.Context) []string {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	page, err := m.client.Models.List(ctx, &genai.ListModelsConfig{PageSize: 1000})
+	if err != nil {
+		return nil
+	}
+	var latest, others []string
+	for _, md := range page.Items {
+		name := strings.TrimPrefix(md.Name, "models/")
+		if !slices.Contains(md.SupportedActions, "generateContent") || !strings.HasPrefix(name, "gemini-") || notForText(name) {
+			continue
+		}
+		if strings.HasSuffix(name, "-latest") {
+			latest = append(latest, name)
+		} else {
+			others = append(others, name)
+		}
+	}
+	return append(latest, others...)
+}
+
+// notForText tells models whose names say they do not answer a coding
+// agent in text.
+func notForText(name string) bool {
+	for _, w := range []string{"embedding", "tts", "image", "live", "audio", "robotics", "computer-use"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // callConfig copies cfg for one call. The SDK writes into the config it is

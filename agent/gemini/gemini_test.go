@@ -153,9 +153,13 @@ func TestGenerateErrors(t *testing.T) {
 
 	_, err := generate(t.Context(), m, req)
 	var apiErr genai.APIError
+	var me *agent.ModelError
 	if !errors.As(err, &apiErr) || apiErr.Code != 429 || apiErr.Status != "RESOURCE_EXHAUSTED" || apiErr.Message != "quota exceeded" ||
-		!strings.HasPrefix(err.Error(), "gemini: generate: ") {
-		t.Errorf("err = %v, want a wrapped 429 RESOURCE_EXHAUSTED APIError", err)
+		!errors.As(err, &me) || me.Model != gemini.DefaultModel {
+		t.Errorf("err = %v, want a ModelError wrapping the 429 RESOURCE_EXHAUSTED APIError", err)
+	}
+	if want := `the Gemini API's rate limit for model "gemini-flash-latest" was reached (429 RESOURCE_EXHAUSTED): quota exceeded`; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("server got %d requests, want 1 (no SDK retries)", n)
@@ -167,7 +171,7 @@ func TestGenerateErrors(t *testing.T) {
 		t.Errorf("cut: got %d chunks, %v; want 1 chunk, then io.ErrUnexpectedEOF", len(got), err)
 	}
 	got, err = generate(t.Context(), m, req)
-	if len(got) != 1 || err == nil || !strings.Contains(err.Error(), "error unmarshalling") {
+	if len(got) != 1 || err == nil || !strings.Contains(err.Error(), `the answer of model "gemini-flash-latest" could not be read: `) {
 		t.Errorf("malformed: got %d chunks, %v; want 1 chunk, then an unmarshalling error", len(got), err)
 	}
 }
@@ -233,7 +237,7 @@ func TestVertex(t *testing.T) {
 	if diff := cmp.Diff(want, got[0].Candidates[0].Content.Parts, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)
 	}
-	if path := srv.Requests()[0].Path; path != "/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:streamGenerateContent" {
+	if path := srv.Requests()[0].Path; path != "/v1beta1/projects/p/locations/us-central1/publishers/google/models/"+gemini.DefaultModel+":streamGenerateContent" {
 		t.Errorf("path = %q", path)
 	}
 }

@@ -47,6 +47,11 @@ func (l *modelLayer) Generate(ctx context.Context, req *agent.Request) iter.Seq2
 			inner.Events = func(ev agent.Event) {
 				if ev.Type == agent.EventRetry && ev.Retry != nil {
 					rec.Retries = append(rec.Retries, *ev.Retry)
+					if ev.Retry.Discard {
+						// What streamed before is void: a replay must
+						// not play it.
+						rec.Chunks, rec.Usage = nil, nil
+					}
 				}
 				req.Events(ev)
 			}

@@ -76,10 +76,16 @@ func NewReplay(t *Trace) *Replay {
 	open := map[callID]*decided{} // proposals and approvals awaiting their answer
 	for i := range t.Events {
 		ev := &t.Events[i]
-		if ev.Call == nil {
+		var id callID
+		switch {
+		case ev.Call != nil:
+			id = callID{ev.RunID, ev.Call.ID}
+		case ev.Approval != nil && ev.Approval.Kind == agent.ApprovalLoop:
+			// The loop question belongs to no call; a run asks one at a time.
+			id = callID{ev.RunID, agent.ApprovalLoop}
+		default:
 			continue
 		}
-		id := callID{ev.RunID, ev.Call.ID}
 		switch ev.Type {
 		case agent.EventToolCall:
 			rp.tools[id] = &toolRecord{call: ev.Call}

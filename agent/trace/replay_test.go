@@ -219,3 +219,24 @@ func dropEvents(evs []agent.Event, typ agent.EventType) []agent.Event {
 	}
 	return out
 }
+
+// TestReplayOfALoopQuestion: the user's answer to the loop question is
+// replayed like an approval's.
+func TestReplayOfALoopQuestion(t *testing.T) {
+	t.Parallel()
+	var turns []*genai.GenerateContentResponse
+	for range 10 {
+		turns = append(turns, answer(call("append", map[string]any{"file": "a.txt", "line": "x"})))
+	}
+	turns = append(turns, answer(done("ten lines")))
+	fs := &files{m: map[string]string{"a.txt": ""}}
+	cfg := agent.Config{Model: &script{turns: turns}, Tools: []agent.Tool{appendTool(fs, fs)}, Approver: allow{}}
+	path, evs := record(t, cfg, agent.Task{Prompt: "add lines"}, trace.Options{})
+	if endOf(evs).Reason != agent.StopGoal || len(ofType(evs, agent.EventApprovalRequested)) != 1 {
+		t.Fatalf("recording: %+v, %d questions", endOf(evs), len(ofType(evs, agent.EventApprovalRequested)))
+	}
+	rp, replayed, _ := replay(t, load(t, path), &files{m: map[string]string{"a.txt": ""}})
+	if d := rp.Diverged(); d != nil || endOf(replayed).Reason != agent.StopGoal {
+		t.Errorf("replay: %+v, diverged %+v", endOf(replayed), d)
+	}
+}

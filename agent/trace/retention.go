@@ -124,12 +124,15 @@ type retentionJSON struct {
 	MaxSizeMB  float64 `json:"maxSizeMB"`
 }
 
+// AgeDays is MaxAge in days, as the setting traceMaxAgeDays gives it.
+func (r Retention) AgeDays() float64 { return r.MaxAge.Hours() / 24 }
+
+// SizeMB is MaxBytes in megabytes, as the setting traceMaxSizeMB gives it.
+func (r Retention) SizeMB() float64 { return float64(r.MaxBytes) / (1 << 20) }
+
 // SaveRetention records r in the trace folder dir, for LoadRetention.
 func SaveRetention(dir string, r Retention) error {
-	b, err := json.Marshal(retentionJSON{
-		MaxAgeDays: r.MaxAge.Hours() / 24,
-		MaxSizeMB:  float64(r.MaxBytes) / (1 << 20),
-	})
+	b, err := json.Marshal(retentionJSON{MaxAgeDays: r.AgeDays(), MaxSizeMB: r.SizeMB()})
 	if err != nil {
 		return err
 	}

@@ -155,3 +155,45 @@ func TestRunModelAuto(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// A terminal run with a workspace custom agent and an approved shell
+// command records a trace that replays through the same run builder: the
+// custom agent runs again from the trace, and neither the model nor the
+// command is called.
+func TestTerminalRecordsAndReplaysCustomAgentAndShell(t *testing.T) {
+	t.Parallel()
+	ws := copyExample(t)
+	write(t, filepath.Join(ws, ".agentls", "agents", "reviewer.md"), customAgent("reviewer"))
+	write(t, filepath.Join(ws, "AGENTS.md"), "The marker word is periwinkle-7731.\n")
+	srv := geminitest.NewServer(t,
+		geminitest.Reply(geminitest.Call("reviewer", map[string]any{"objective": "review main.go"})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "looks fine"})),
+		geminitest.Reply(geminitest.Call("run_shell_command", map[string]any{"command": "touch ran.txt"})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	env := fakeEnv(srv)
+	env["XDG_CONFIG_HOME"] = t.TempDir()
+	code, out, errOut := agentls(t, env, "y\ny\n", "run", "--workspace", ws, "--trace", path, "review, then make ran.txt")
+	if code != 0 {
+		t.Fatalf("recording: exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 || !strings.Contains(systemText(reqs[1]), "periwinkle-7731") {
+		t.Fatalf("%d model calls; the subagent's system prompt:\n%s", len(reqs), systemText(reqs[1]))
+	}
+	if err := os.Remove(filepath.Join(ws, "ran.txt")); err != nil {
+		t.Fatalf("the recorded run did not run its command: %v\n%s", err, out)
+	}
+
+	code, out, errOut = agentls(t, nil, "", "replay", path, "--workspace", ws)
+	if code != 0 || !strings.Contains(out, "The replay followed the recording (recorded stop: goal)") ||
+		!strings.Contains(out, "└─ reviewer: goal") {
+		t.Errorf("replay: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if got := len(srv.Requests()); got != 4 {
+		t.Errorf("the replay called the model: %d calls", got)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "ran.txt")); err == nil {
+		t.Error("the replay ran the command")
+	}
+}

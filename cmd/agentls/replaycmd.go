@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/contract"
 )
 
 // replayCmd runs a recorded run again: the model's answers and the shell
@@ -70,22 +70,15 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, e e
 	}
 	fmt.Fprintf(ui.msg, "Replaying %s (%s): no model call, no command runs; changes apply %s\n\n", fs.Arg(0), tr.Header.RunID, where)
 
-	rp := trace.NewReplay(tr)
-	cfg := rp.Config()
-	env := tools.Env{FS: b.fs, Mode: b.pol.Mode(), Policy: b.pol}
-	if slices.ContainsFunc(tr.Header.Tools, func(n string) bool { return n == "replace" || n == "write_file" || n == "run_shell_command" }) {
-		env.Proposer = rp.Proposer(applier)
-	}
-	var defs []agent.Definition
-	for _, d := range tr.Header.Subagents {
-		defs = append(defs, d.Definition())
-	}
-	cfg.Tools = rp.Tools(append(tools.Builtin(env), b.subagentTools(defs, rp, cfg.Policy)...))
+	spec := b.spec()
+	spec.Proposer = applier
+	spec.Settings = contract.DefaultSettings()
+	run, rp := newHost(e, "", stderr).Replay(tr, spec)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rp.SetAbort(cancel)
 
-	end := ui.run(agent.Run(runCtx, cfg, rp.Task()), stderr)
+	end := ui.run(run.Events(runCtx), stderr)
 	code := exitCode(end.Reason)
 	if d := rp.Diverged(); d != nil {
 		fmt.Fprintf(ui.msg, "\n%s at %s\n  recorded: %s\n  now:      %s\n", ui.ask.paint(bold+red, "✗ The replay diverged from the recording"),

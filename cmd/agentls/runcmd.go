@@ -2,24 +2,30 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/contract"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", ".", "the workspace folder")
-	model := fs.String("model", "gemini-2.5-flash", `the model; "auto" picks one per run`)
+	model := fs.String("model", agent.DefaultModel, `the model; "auto" picks one per run (fast or strong, by the classifier)`)
+	fast := fs.String("fast-model", agent.DefaultFastModel, `with --model auto: the model of simple tasks`)
+	strong := fs.String("strong-model", agent.DefaultStrongModel, `with --model auto: the model of complex tasks`)
+	classifier := fs.String("classifier-model", agent.DefaultClassifierModel, `with --model auto: the model that picks one`)
+	loops := fs.Bool("loop-detection", true, "warn a model that repeats itself, then ask whether to go on (with --yes: stop)")
 	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
 	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
@@ -28,10 +34,15 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	scratch := fs.Bool("scratch", false, "work on a temporary copy of the workspace, never on the original")
 	replay := fs.String("replay", "", "the same as agentls replay FILE (--scratch: --apply)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: agentls run [flags] \"PROMPT\"\n")
+		fmt.Fprintf(fs.Output(), "usage: agentls run [flags] \"PROMPT\" [flags]\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	words, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if *maxTurns < 1 {
+		fmt.Fprintf(stderr, "agentls: --max-turns must be 1 or more, not %d\n", *maxTurns)
 		return exitUsage
 	}
 	if *replay != "" {
@@ -44,19 +55,22 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		return replayCmd(ctx, append(rargs, *replay), stdout, stderr, e)
 	}
-	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	for _, f := range []struct{ name, value string }{{"fast-model", *fast}, {"strong-model", *strong}, {"classifier-model", *classifier}} {
+		if strings.TrimSpace(f.value) == "" {
+			fmt.Fprintf(stderr, "agentls: --%s must name a model\n", f.name)
+			return exitUsage
+		}
+	}
+	prompt := strings.TrimSpace(strings.Join(words, " "))
 	if prompt == "" {
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := newModel(ctx, *model, e.get)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: %v\n", err)
-		return exitUsage
-	}
-
+	quietSDKLog()
 	ui := newUI(stdout, stderr, *jsonOut)
+	ui.ask.maxTurns = *maxTurns
 	root := *dir
+	var err error
 	if *scratch {
 		if root, err = scratchCopy(root); err != nil {
 			fmt.Fprintf(stderr, "agentls: %v\n", err)
@@ -69,51 +83,41 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
 	}
-	runID := trace.NewRunID("main")
-	tw, twPath := openTrace(*tracePath, b.root, runID, e, stderr)
-	var pol agent.Policy = b.pol
-	if tw != nil {
-		m, pol = tw.Model(m), tw.Policy(b.pol)
+	if note := untrustedNote(b.engine, b.root); note != "" {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, note))
 	}
-
+	traceDir, err := trace.Dir(e.get)
+	if err != nil && *tracePath == "" {
+		fmt.Fprintf(stderr, "agentls: the run is not traced: %v\n", err)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	in := newLines(stdin)
-	prop := &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
-	env := tools.Env{FS: b.fs, Proposer: prop, Mode: b.pol.Mode(), Policy: b.pol, Secrets: apiKeys(e)}
-	defs := b.agents(e, stderr)
-	cfg := agent.Config{
-		Model:       m,
-		Agent:       agent.Definition{Name: "main", MaxTurns: *maxTurns},
-		Tools:       append(tools.Builtin(env), b.subagentTools(defs, m, pol)...),
-		Context:     b.context,
-		Environment: b.env,
-		Policy:      pol,
-		Approver:    &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel},
-		RunID:       runID,
+	spec := b.spec()
+	spec.Proposer = &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
+	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
+	spec.Settings = contract.DefaultSettings()
+	spec.Settings.Model, spec.Settings.MaxTurns = *model, *maxTurns
+	spec.Settings.FastModel, spec.Settings.StrongModel, spec.Settings.ClassifierModel = *fast, *strong, *classifier
+	spec.Settings.LoopDetection = *loops
+	if traceDir != "" {
+		// The retention the server last pruned with, for want of settings.
+		r := trace.LoadRetention(traceDir)
+		spec.Settings.TraceMaxAgeDays, spec.Settings.TraceMaxSizeMB = r.AgeDays(), r.SizeMB()
 	}
-	if *model == agent.ModelAuto {
-		cfg.Agent.Model = agent.ModelAuto // the harness routes the run
+	spec.Task = agent.Task{Prompt: prompt}
+	spec.TracePath = *tracePath
+	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
+	host := newHost(e, traceDir, stderr)
+	defer host.Wait() // the trace folder's prune, started with the run
+	run, err := host.Build(ctx, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return exitUsage
 	}
-	task := agent.Task{Prompt: prompt}
-	events := agent.Run(runCtx, cfg, task)
-	if tw != nil {
-		h := trace.Header{Version: version, Workspace: b.root, Model: *model,
-			Settings: map[string]any{"yes": *yes, "json": *jsonOut, "maxTurns": *maxTurns, "scratch": *scratch, "approvalMode": string(policy.ModeDefault)}}
-		for _, d := range defs {
-			h.Subagents = append(h.Subagents, trace.NewAgentDef(d))
-		}
-		events = tw.Run(runCtx, cfg, task, h)
-	}
-	end := ui.run(events, stderr)
-	if tw != nil {
-		if err := tw.Close(); err != nil {
-			fmt.Fprintf(stderr, "agentls: %v\n", err)
-		}
-		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+twPath))
-		if *tracePath == "" {
-			pruneTraces(ctx, e, stderr)
-		}
+	end := ui.run(run.Events(runCtx), stderr)
+	if run.TracePath != "" {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+run.TracePath))
 	}
 	if *scratch {
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
@@ -121,45 +125,56 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	return exitCode(end.Reason)
 }
 
+// parseFlags parses flags wherever they stand among the words (agentls run
+// "fix it" --yes); "--" ends them. ok false comes with the exit code: 0
+// after -h, which prints the usage on stdout.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (words []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return nil, 0, false
+		}
+		if err != nil {
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(words, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return words, 0, true
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+}
+
+// quietSDKLog keeps the genai SDK's log lines ("Error context canceled"
+// after a Ctrl-C) off the terminal: the run's own events say what happened.
+func quietSDKLog() {
+	log.SetFlags(0)
+	log.SetOutput(io.Discard)
+}
+
+// untrustedNote says that the workspace's policy file has allow rules that
+// are not in force, and how to trust it; "" when there is nothing to say.
+func untrustedNote(eng *policy.Engine, root string) string {
+	st, err := eng.TrustState(root)
+	if err != nil || st.Trusted || len(st.Allows) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s has %d allow rules that are not in force: you have not trusted this folder's policy file as it is (agentls trust shows them and asks).",
+		relPolicyFile, len(st.Allows))
+}
+
+// relPolicyFile is a workspace's policy file, as users write it.
+const relPolicyFile = ".agentls/policy.toml"
+
 // apiKeys are the model's keys: no shell command sees them, no trace holds
 // them.
 func apiKeys(e env) []string {
 	return []string{e.get("GEMINI_API_KEY"), e.get("GOOGLE_API_KEY")}
-}
-
-// openTrace opens the run's trace: at path if given, else in the user's
-// state directory. A trace that cannot be written is reported and the run
-// goes on without one.
-func openTrace(path, root, runID string, e env, warn io.Writer) (*trace.Writer, string) {
-	if path == "" {
-		dir, err := trace.Dir(e.get)
-		if err != nil {
-			fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-			return nil, ""
-		}
-		if dir == "" {
-			return nil, "" // tracing is off
-		}
-		path = trace.Path(dir, root, runID)
-	}
-	w, err := trace.Create(path, trace.Options{Secrets: append(trace.SecretValues(e), apiKeys(e)...)})
-	if err != nil {
-		fmt.Fprintf(warn, "agentls: the run is not traced: %v\n", err)
-		return nil, ""
-	}
-	return w, path
-}
-
-// pruneTraces deletes, once the run is over, the traces the retention the
-// server last used (or the default) does not keep.
-func pruneTraces(ctx context.Context, e env, warn io.Writer) {
-	dir, err := trace.Dir(e.get)
-	if err != nil || dir == "" {
-		return
-	}
-	if _, err := trace.PruneTraces(ctx, dir, trace.LoadRetention(dir), time.Now()); err != nil {
-		fmt.Fprintf(warn, "agentls: pruning traces: %v\n", err)
-	}
 }
 
 // scratchCopy copies the folder dir to a new temporary folder.

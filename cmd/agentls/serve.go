@@ -11,7 +11,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/lsp"
 )
@@ -38,13 +37,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		logger.Warn("runs are not traced", "err", err)
 	}
 	srv := lsp.New(lsp.Config{
-		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
-			return newModel(ctx, model, e.get)
-		},
+		NewModel:      newModel(e),
+		Secrets:       apiKeys(e),
 		Logger:        logger,
 		Version:       version,
 		UserConfigDir: userConfigDir(e),
 		TraceDir:      traceDir,
+		Environ:       e,
 		// Over stdio, closing the connection can hang on a blocked read of
 		// stdin: leave the way the spec says, with the process.
 		Exit: func(code int) { os.Exit(code) },

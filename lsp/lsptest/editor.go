@@ -20,8 +20,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits/lspedit"
-	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/lsp/transport"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -89,7 +90,7 @@ type Message struct {
 func New(t testing.TB, stream jsonrpc2.Stream) *Editor {
 	e := &Editor{t: t, docs: make(map[uri.URI]*doc), enc: lspedit.UTF16}
 	e.changed = sync.NewCond(&e.mu)
-	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lsp.Codec{}))
+	e.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	e.Server = protocol.ServerDispatcher(e.conn)
 	e.conn.Go(context.Background(), e.recording(protocol.CancelHandler(e.handle)))
 	t.Cleanup(func() {
@@ -378,3 +379,15 @@ func (e *Editor) ProgressReports() []string {
 // Close closes the connection, as an editor that quits: the server reads
 // EOF.
 func (e *Editor) Close() error { return e.conn.Close() }
+
+// Diagnostics tells the server the diagnostics the editor shows for u
+// (agentls/diagnostics), as a plugin does.
+func (e *Editor) Diagnostics(ctx context.Context, u uri.URI, version *int32, ds []protocol.Diagnostic) {
+	e.t.Helper()
+	if ds == nil {
+		ds = []protocol.Diagnostic{}
+	}
+	if err := e.conn.Notify(ctx, contract.MethodDiagnostics, contract.DiagnosticsParams{URI: u, Version: version, Diagnostics: ds}); err != nil {
+		e.t.Fatalf("agentls/diagnostics: %v", err)
+	}
+}

@@ -23,7 +23,7 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, req Request, t Tur
 		if t.RetryAfter != "" {
 			w.Header().Set("Retry-After", t.RetryAfter)
 		}
-		writeError(w, t.Status, t.ErrMessage, t.RetryAfter)
+		writeError(w, t.Status, t.ErrMessage, t.RetryAfter, t.ErrDetails)
 		return
 	}
 	if req.Stream {
@@ -61,7 +61,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, t T
 	case t.Malformed:
 		writeEvent(w, rc, []byte(malformed))
 	case t.MidStreamError > 0:
-		writeEvent(w, rc, errorJSON(t.MidStreamError, t.ErrMessage, ""))
+		writeEvent(w, rc, errorJSON(t.MidStreamError, t.ErrMessage, "", t.ErrDetails))
 	}
 }
 
@@ -70,7 +70,7 @@ const malformed = `{"candidates": [{"content": {"parts": [{"text": "unterminated
 
 func (s *Server) unary(w http.ResponseWriter, req Request, t Turn, id string) {
 	if t.MidStreamError > 0 {
-		writeError(w, t.MidStreamError, t.ErrMessage, "")
+		writeError(w, t.MidStreamError, t.ErrMessage, "", t.ErrDetails)
 		return
 	}
 	chunks := t.chunksFor(req)
@@ -116,10 +116,10 @@ func cut(rc *http.ResponseController) {
 	}
 }
 
-func writeError(w http.ResponseWriter, code int, msg, retryAfter string) {
+func writeError(w http.ResponseWriter, code int, msg, retryAfter string, details []map[string]any) {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(code)
-	w.Write(errorJSON(code, msg, retryAfter))
+	w.Write(errorJSON(code, msg, retryAfter, details))
 }
 
 // wait waits d, or less when the client goes away or the server closes.

@@ -21,12 +21,19 @@ import (
 //	call <name> [json-args]    a chunk with a function call without an id
 //	callid <id> <name> [json-args]
 //	signature <text>           thought signature of the previous chunk
+//	sigonly <text>             a chunk with an empty text part carrying this
+//	                           thought signature (Gemini 3 ends text so)
 //	raw <data>                 a chunk sent verbatim as the event's data
 //	finish <REASON>            finish reason of the last chunk (default STOP)
+//	finishmessage <text>       the API's message with the finish reason
+//	block <REASON> [message]   a chunk answering a blocked prompt
+//	                           (promptFeedback, no candidates)
 //	usage <prompt> <output> <thoughts>
 //	                           usage of the last chunk (default: estimated)
 //	error <status> [message]   answer with an HTTP error instead of chunks
 //	retryafter <value>         Retry-After of the error
+//	errdetail <json-object>    a detail of the error (error or midstream),
+//	                           such as a google.rpc.QuotaFailure
 //	cut <n>                    cut the stream after n chunks
 //	malformed                  send a non-JSON event after the chunks
 //	midstream <status> [message]
@@ -74,6 +81,7 @@ type turnBuilder struct {
 	t          Turn
 	directives int
 	finish     genai.FinishReason
+	message    string
 	usage      *genai.GenerateContentResponseUsageMetadata
 }
 
@@ -117,6 +125,30 @@ func (b *turnBuilder) directive(line string) error {
 			return errors.New("signature: no chunk before it")
 		}
 		t.Chunks[len(t.Chunks)-1].ThoughtSignature = []byte(s)
+	case "sigonly":
+		sig, err := textArg(rest)
+		if err != nil {
+			return err
+		}
+		t.Chunks = append(t.Chunks, SignatureOnly(sig))
+	case "finishmessage":
+		msg, err := textArg(rest)
+		if err != nil {
+			return err
+		}
+		b.message = msg
+	case "block":
+		reason, msg := cutWord(rest)
+		if reason == "" {
+			return errors.New("block: missing reason")
+		}
+		t.Chunks = append(t.Chunks, Chunk{BlockReason: reason, BlockReasonMessage: msg})
+	case "errdetail":
+		var d map[string]any
+		if err := json.Unmarshal([]byte(rest), &d); err != nil {
+			return fmt.Errorf("errdetail: want a JSON object: %w", err)
+		}
+		t.ErrDetails = append(t.ErrDetails, d)
 	case "raw":
 		if rest == "" {
 			return errors.New("raw: missing data")
@@ -195,12 +227,16 @@ func (b *turnBuilder) end() (Turn, error) {
 	case b.directives == 0:
 		return Turn{}, errors.New("empty turn")
 	case t.Status != 0:
-		if len(t.Chunks) > 0 || b.finish != "" || b.usage != nil || t.CutAfter > 0 || t.Malformed || t.MidStreamError > 0 {
-			return Turn{}, errors.New("an error turn has only error, retryafter and delay")
+		if len(t.Chunks) > 0 || b.finish != "" || b.message != "" || b.usage != nil || t.CutAfter > 0 || t.Malformed || t.MidStreamError > 0 {
+			return Turn{}, errors.New("an error turn has only error, retryafter, errdetail and delay")
 		}
 		return t, nil
 	case t.RetryAfter != "":
 		return Turn{}, errors.New("retryafter without error")
+	case len(t.ErrDetails) > 0 && t.MidStreamError == 0:
+		return Turn{}, errors.New("errdetail without error or midstream")
+	case b.message != "" && b.finish == "":
+		return Turn{}, errors.New("finishmessage without finish")
 	}
 	if len(t.Chunks) == 0 && (b.finish != "" || b.usage != nil) {
 		t.Chunks = []Chunk{{}}
@@ -208,6 +244,7 @@ func (b *turnBuilder) end() (Turn, error) {
 	if n := len(t.Chunks); n > 0 {
 		if b.finish != "" {
 			t.Chunks[n-1].FinishReason = b.finish
+			t.Chunks[n-1].FinishMessage = b.message
 		}
 		if b.usage != nil {
 			t.Chunks[n-1].Usage = b.usage

@@ -47,6 +47,13 @@ signature sig
 			{Chunks: []Chunk{Text("a")}, MidStreamError: 503, ErrMessage: "overloaded"},
 		}},
 		{"raw", `raw {"candidates":[]}`, []Turn{auto(stop(Chunk{Raw: `{"candidates":[]}`}))}},
+		{"real shapes", "text Done.\nsigonly sig\n---\ntext The\nfinish RECITATION\nfinishmessage \"Recited.\"\n---\nblock SAFETY Unsafe prompt.\n---\n" +
+			"error 429 Quota.\nerrdetail {\"@type\": \"type.googleapis.com/google.rpc.RetryInfo\", \"retryDelay\": \"7s\"}", []Turn{
+			auto(Text("Done."), stop(SignatureOnly("sig"))),
+			auto(Chunk{Text: "The", FinishReason: genai.FinishReasonRecitation, FinishMessage: "Recited."}),
+			auto(Chunk{BlockReason: "SAFETY", BlockReasonMessage: "Unsafe prompt."}),
+			{Status: 429, ErrMessage: "Quota.", ErrDetails: []map[string]any{{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}}},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -82,7 +89,7 @@ func TestParseScriptErrors(t *testing.T) {
 		{"raw", "line 1: raw: missing data"},
 		{"text a\n---\n\n---\ntext b", "line 4: empty turn"},
 		{"text a\n---\n", "line 3: empty turn"},
-		{"error 500\ntext a", "line 2: an error turn has only error, retryafter and delay"},
+		{"error 500\ntext a", "line 2: an error turn has only error, retryafter, errdetail and delay"},
 		{"text a\nretryafter 3", "line 2: retryafter without error"},
 	} {
 		_, err := ParseScript(tc.src)

@@ -9,10 +9,11 @@
 //	POST /v1beta/models/{model}:streamGenerateContent?alt=sse
 //	POST /v1beta/models/{model}:generateContent
 //	POST /v1beta/models/{model}:countTokens
+//	GET  /v1beta/models (ListModels, one page)
 //	POST /v1beta1/[projects/{p}/locations/{l}/]publishers/google/models/{model}:…
 //
-// Each generate request consumes the next scripted turn; countTokens does
-// not.
+// Each generate request consumes the next scripted turn; countTokens,
+// ListModels and requests for retired models (see [Server.Retire]) do not.
 package geminitest
 
 import (
@@ -39,7 +40,8 @@ type Request struct {
 	Method string // HTTP method
 	Path   string // URL path, such as "/v1beta/models/gemini-2.5-flash:generateContent"
 	// RPC is "streamGenerateContent", "generateContent", "countTokens" or
-	// another method name; "" when the path is not a model method.
+	// another method name, "listModels" for ListModels; "" when the path is
+	// not a model method.
 	RPC    string
 	Model  string // model name from the path, such as "gemini-2.5-flash"
 	Stream bool   // RPC is streamGenerateContent
@@ -70,13 +72,34 @@ type Server struct {
 	errs     []error
 	apiKey   string // "" accepts any non-empty key
 	served   int    // turns consumed, numbers the response ids
+	models   []ModelInfo
+	retired  map[string]bool
+}
+
+// ModelInfo is a model as ListModels describes it.
+type ModelInfo struct {
+	Name    string   // without "models/"
+	Methods []string // supportedGenerationMethods
+}
+
+// DefaultModels is what ListModels answers unless [Server.SetModels] said
+// otherwise: current models and aliases, and two that generate no text.
+var DefaultModels = []ModelInfo{
+	{"gemini-3.5-flash", []string{"generateContent", "countTokens"}},
+	{"gemini-3.5-flash-lite", []string{"generateContent", "countTokens"}},
+	{"gemini-3.1-pro-preview", []string{"generateContent", "countTokens"}},
+	{"gemini-flash-latest", []string{"generateContent", "countTokens"}},
+	{"gemini-flash-lite-latest", []string{"generateContent", "countTokens"}},
+	{"gemini-pro-latest", []string{"generateContent", "countTokens"}},
+	{"gemini-embedding-001", []string{"embedContent", "countTextTokens"}},
+	{"imagen-4.0-generate-001", []string{"predict"}},
 }
 
 // NewServer starts a server that plays turns in order. With a non-nil t
 // the server is closed (and any recorded errors logged) when the test ends;
 // with a nil t the caller must call Close.
 func NewServer(t testing.TB, turns ...Turn) *Server {
-	s := &Server{turns: append([]Turn(nil), turns...), done: make(chan struct{})}
+	s := &Server{turns: append([]Turn(nil), turns...), done: make(chan struct{}), models: DefaultModels}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	if t != nil {
@@ -114,6 +137,34 @@ func (s *Server) RequireAPIKey(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.apiKey = key
+}
+
+// SetModels sets what ListModels answers.
+func (s *Server) SetModels(models ...ModelInfo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]ModelInfo(nil), models...)
+}
+
+// Retire makes generate requests naming one of models answer 404
+// NOT_FOUND "no longer available to new users", as the API answers new
+// API keys for retired models (the 2.5 line since mid-2026). Such
+// requests consume no turn; ListModels leaves the models out.
+func (s *Server) Retire(models ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retired == nil {
+		s.retired = make(map[string]bool)
+	}
+	for _, m := range models {
+		s.retired[m] = true
+	}
+}
+
+func (s *Server) isRetired(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.retired[model]
 }
 
 // Requests returns every request received so far, in order.
@@ -160,7 +211,7 @@ func (s *Server) next() (Turn, int, bool) {
 // reject records err and answers it as an API error.
 func (s *Server) reject(w http.ResponseWriter, code int, err error) {
 	s.fail(err)
-	writeError(w, code, err.Error(), "")
+	writeError(w, code, err.Error(), "", nil)
 }
 
 func (s *Server) fail(err error) {
@@ -177,9 +228,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	req.Model, req.RPC = parsePath(r.URL.Path)
 	req.Stream = req.RPC == "streamGenerateContent"
+	listing := r.Method == http.MethodGet && isModelsPath(r.URL.Path)
+	if listing {
+		req.RPC = "listModels"
+	}
 	decodeErr := req.decode()
 	s.record(req)
 
+	if listing {
+		if s.authorize(w, r) {
+			s.listModels(w)
+		}
+		return
+	}
 	switch {
 	case r.Method != http.MethodPost || req.RPC == "":
 		s.reject(w, http.StatusNotFound, fmt.Errorf("geminitest: no such method: %s %s", r.Method, r.URL.Path))
@@ -197,6 +258,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "streamGenerateContent", "generateContent":
 		if req.Stream && r.URL.Query().Get("alt") != "sse" {
 			s.reject(w, http.StatusBadRequest, errors.New("geminitest: streamGenerateContent needs alt=sse"))
+			return
+		}
+		if s.isRetired(req.Model) {
+			writeError(w, http.StatusNotFound, RetiredMessage(req.Model), "", nil)
 			return
 		}
 		t, n, ok := s.next()
@@ -223,14 +288,40 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
 	case key == "":
 		// The messages are the real API's.
 		s.fail(errors.New("geminitest: request without API key"))
-		writeError(w, http.StatusForbidden, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.", "")
+		writeError(w, http.StatusForbidden, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.", "", nil)
 		return false
 	case want != "" && key != want:
 		s.fail(fmt.Errorf("geminitest: wrong API key %q", key))
-		writeError(w, http.StatusBadRequest, "API key not valid. Please pass a valid API key.", "")
+		writeError(w, http.StatusBadRequest, "API key not valid. Please pass a valid API key.", "", nil)
 		return false
 	}
 	return true
+}
+
+// isModelsPath tells the ListModels path of the Gemini API.
+func isModelsPath(p string) bool {
+	return strings.HasPrefix(p, "/v1") && strings.HasSuffix(strings.TrimSuffix(p, "/"), "/models") && strings.Count(p, "/") <= 3
+}
+
+// listModels answers ListModels with one page of the server's models.
+func (s *Server) listModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	type model struct {
+		Name                       string   `json:"name"`
+		DisplayName                string   `json:"displayName"`
+		SupportedGenerationMethods []string `json:"supportedGenerationMethods"`
+	}
+	var out struct {
+		Models []model `json:"models"`
+	}
+	for _, m := range s.models {
+		if !s.retired[m.Name] {
+			out.Models = append(out.Models, model{"models/" + m.Name, m.Name, m.Methods})
+		}
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	json.NewEncoder(w).Encode(out)
 }
 
 // parsePath splits ".../models/{model}:{rpc}" under an API version.

@@ -21,6 +21,11 @@ type Turn struct {
 	Status     int
 	ErrMessage string
 	RetryAfter string
+	// ErrDetails are the error's details, as the API writes them
+	// (google.rpc.RetryInfo, QuotaFailure, ErrorInfo, Help: see
+	// [RetryInfo], [QuotaFailure], [ErrorInfo]), for Status and
+	// MidStreamError alike.
+	ErrDetails []map[string]any
 
 	// CutAfter > 0 closes the connection abruptly after that many chunk
 	// events (or after the last chunk, if there are fewer): a stream cut
@@ -30,8 +35,8 @@ type Turn struct {
 	// answer's whole body is then not JSON).
 	Malformed bool
 	// MidStreamError > 0 sends `data: {"error":{...}}` with this code after
-	// the chunks (a unary call answers with this HTTP error). ErrMessage is
-	// its message.
+	// the chunks (a unary call answers with this HTTP error). ErrMessage and
+	// ErrDetails are its message and details.
 	MidStreamError int
 
 	// Delay is waited before answering, ChunkDelay between chunks. Both end
@@ -57,13 +62,63 @@ type Chunk struct {
 	// ThoughtSignature goes on the call part, else the text part, else the
 	// thought part.
 	ThoughtSignature []byte
-	FinishReason     genai.FinishReason
-	Usage            *genai.GenerateContentResponseUsageMetadata
+	// Parts are more parts, sent after those above, for shapes they cannot
+	// make: parallel calls in one event, a signature on an empty text.
+	Parts        []Part
+	FinishReason genai.FinishReason
+	// FinishMessage explains a finish reason (the API sends one with
+	// SAFETY, RECITATION, PROHIBITED_CONTENT, BLOCKLIST, SPII, OTHER…).
+	FinishMessage string
+	// BlockReason and BlockReasonMessage send promptFeedback: the prompt
+	// was blocked. A chunk with a block reason and no parts or finish
+	// reason has no candidates, as the API answers a blocked prompt.
+	BlockReason        string
+	BlockReasonMessage string
+	Usage              *genai.GenerateContentResponseUsageMetadata
 	// EmptyCandidates sends the event without candidates (usage and model
 	// version only).
 	EmptyCandidates bool
 	// Raw, when set, is sent verbatim as the event's data instead.
 	Raw string
+}
+
+// A Part is one part of a chunk, as the API writes it.
+type Part struct {
+	Text    string
+	Thought bool
+	Call    *genai.FunctionCall
+	// Signature is the part's thoughtSignature (base64 on the wire).
+	Signature []byte
+	// EmptyText sends "text": "" when Text is empty: Gemini 3 ends a text
+	// answer with {"text": "", "thoughtSignature": "…"}.
+	EmptyText bool
+}
+
+// Parts returns a chunk of the given parts.
+func Parts(parts ...Part) Chunk { return Chunk{Parts: parts} }
+
+// SignatureOnly returns a chunk with the part Gemini 3 ends text answers
+// with: an empty text carrying a thought signature.
+func SignatureOnly(sig string) Chunk {
+	return Parts(Part{EmptyText: true, Signature: []byte(sig)})
+}
+
+// Blocked returns a turn that answers as the API does for a blocked
+// prompt: promptFeedback with the reason and its message, no candidates.
+func Blocked(reason, message string) Turn {
+	return Reply(Chunk{BlockReason: reason, BlockReasonMessage: message})
+}
+
+// Finish returns a turn that ends with reason and its message after the
+// chunks.
+func Finish(reason genai.FinishReason, message string, chunks ...Chunk) Turn {
+	if len(chunks) == 0 {
+		chunks = []Chunk{{}}
+	}
+	chunks = append([]Chunk(nil), chunks...)
+	chunks[len(chunks)-1].FinishReason = reason
+	chunks[len(chunks)-1].FinishMessage = message
+	return Reply(chunks...)
 }
 
 // Thought returns a chunk with one thought part.
@@ -104,8 +159,8 @@ func (t *Turn) finish() {
 		hasReason = hasReason || c.FinishReason != ""
 		hasUsage = hasUsage || c.Usage != nil
 	}
-	if !hasReason {
-		t.Chunks[len(t.Chunks)-1].FinishReason = genai.FinishReasonStop
+	if last := &t.Chunks[len(t.Chunks)-1]; !hasReason && last.BlockReason == "" {
+		last.FinishReason = genai.FinishReasonStop
 	}
 	t.autoUsage = !hasUsage
 }

@@ -13,16 +13,23 @@ import (
 // "mediaProcessing" object) and omits ones it does ("index":0).
 
 type wireResponse struct {
-	Candidates    []wireCandidate `json:"candidates,omitempty"`
-	UsageMetadata *wireUsage      `json:"usageMetadata,omitempty"`
-	ModelVersion  string          `json:"modelVersion,omitempty"`
-	ResponseID    string          `json:"responseId,omitempty"`
+	Candidates     []wireCandidate     `json:"candidates,omitempty"`
+	PromptFeedback *wirePromptFeedback `json:"promptFeedback,omitempty"`
+	UsageMetadata  *wireUsage          `json:"usageMetadata,omitempty"`
+	ModelVersion   string              `json:"modelVersion,omitempty"`
+	ResponseID     string              `json:"responseId,omitempty"`
 }
 
 type wireCandidate struct {
-	Content      *wireContent `json:"content,omitempty"`
-	FinishReason string       `json:"finishReason,omitempty"`
-	Index        int          `json:"index"`
+	Content       *wireContent `json:"content,omitempty"`
+	FinishReason  string       `json:"finishReason,omitempty"`
+	FinishMessage string       `json:"finishMessage,omitempty"`
+	Index         int          `json:"index"`
+}
+
+type wirePromptFeedback struct {
+	BlockReason        string `json:"blockReason"`
+	BlockReasonMessage string `json:"blockReasonMessage,omitempty"`
 }
 
 type wireContent struct {
@@ -31,7 +38,7 @@ type wireContent struct {
 }
 
 type wirePart struct {
-	Text             string    `json:"text,omitempty"`
+	Text             *string   `json:"text,omitempty"` // a pointer: Gemini 3 sends "text": "" with a signature
 	Thought          bool      `json:"thought,omitempty"`
 	FunctionCall     *wireCall `json:"functionCall,omitempty"`
 	ThoughtSignature []byte    `json:"thoughtSignature,omitempty"` // base64, as the API sends it
@@ -90,20 +97,17 @@ func StatusName(code int) string {
 	return "UNKNOWN"
 }
 
-// errorJSON is the API's error body. A numeric retryAfter also becomes a
-// google.rpc.RetryInfo detail, which is where the API (and so genai's
-// APIError.Details) carries the delay; the SDK does not expose headers of a
-// failed response.
-func errorJSON(code int, msg, retryAfter string) []byte {
+// errorJSON is the API's error body with details. A numeric retryAfter
+// also becomes a google.rpc.RetryInfo detail, which is where the API (and
+// so genai's APIError.Details) carries the delay; the SDK does not expose
+// headers of a failed response.
+func errorJSON(code int, msg, retryAfter string, details []map[string]any) []byte {
 	if msg == "" {
 		msg = http.StatusText(code)
 	}
-	e := wireError{Error: wireErrorBody{Code: code, Message: msg, Status: StatusName(code)}}
+	e := wireError{Error: wireErrorBody{Code: code, Message: msg, Status: StatusName(code), Details: details}}
 	if secs, err := strconv.Atoi(retryAfter); err == nil {
-		e.Error.Details = []map[string]any{{
-			"@type":      "type.googleapis.com/google.rpc.RetryInfo",
-			"retryDelay": strconv.Itoa(secs) + "s",
-		}}
+		e.Error.Details = append(e.Error.Details, RetryInfo(strconv.Itoa(secs)+"s"))
 	}
 	b, _ := json.Marshal(e)
 	return b
@@ -122,10 +126,13 @@ func (c Chunk) wire(model, id string) wireResponse {
 			TotalTokenCount:         c.Usage.TotalTokenCount,
 		}
 	}
-	if c.EmptyCandidates {
+	if c.BlockReason != "" {
+		r.PromptFeedback = &wirePromptFeedback{BlockReason: c.BlockReason, BlockReasonMessage: c.BlockReasonMessage}
+	}
+	if c.EmptyCandidates || (c.BlockReason != "" && c.FinishReason == "" && len(c.parts()) == 0) {
 		return r
 	}
-	cand := wireCandidate{FinishReason: string(c.FinishReason)}
+	cand := wireCandidate{FinishReason: string(c.FinishReason), FinishMessage: c.FinishMessage}
 	if parts := c.parts(); len(parts) > 0 {
 		cand.Content = &wireContent{Parts: parts, Role: genai.RoleModel}
 	}
@@ -133,24 +140,39 @@ func (c Chunk) wire(model, id string) wireResponse {
 	return r
 }
 
-// parts returns the chunk's parts in the order thought, text, call. The
-// thought signature goes on the call part, else the text part, else the
-// thought part, as Gemini places it.
+// parts returns the chunk's parts in the order thought, text, call, then
+// the explicit Parts. The ThoughtSignature goes on the call part, else the
+// text part, else the thought part, as Gemini places it.
 func (c Chunk) parts() []wirePart {
 	var parts []wirePart
 	if c.Thought != "" {
-		parts = append(parts, wirePart{Text: c.Thought, Thought: true})
+		parts = append(parts, wirePart{Text: &c.Thought, Thought: true})
 	}
 	if c.Text != "" {
-		parts = append(parts, wirePart{Text: c.Text})
+		parts = append(parts, wirePart{Text: &c.Text})
 	}
 	if c.Call != nil {
-		parts = append(parts, wirePart{FunctionCall: &wireCall{ID: c.Call.ID, Name: c.Call.Name, Args: c.Call.Args}})
+		parts = append(parts, wirePart{FunctionCall: wireCallOf(c.Call)})
 	}
 	if len(c.ThoughtSignature) > 0 && len(parts) > 0 {
 		parts[len(parts)-1].ThoughtSignature = c.ThoughtSignature
 	}
+	for _, p := range c.Parts {
+		wp := wirePart{Thought: p.Thought, ThoughtSignature: p.Signature}
+		if p.Text != "" || p.EmptyText {
+			text := p.Text
+			wp.Text = &text
+		}
+		if p.Call != nil {
+			wp.FunctionCall = wireCallOf(p.Call)
+		}
+		parts = append(parts, wp)
+	}
 	return parts
+}
+
+func wireCallOf(c *genai.FunctionCall) *wireCall {
+	return &wireCall{ID: c.ID, Name: c.Name, Args: c.Args}
 }
 
 // merge folds the chunks of a turn into the single response of a unary
@@ -169,10 +191,13 @@ func merge(chunks []Chunk, model, id string) wireResponse {
 		if r.UsageMetadata != nil {
 			out.UsageMetadata = r.UsageMetadata
 		}
+		if r.PromptFeedback != nil {
+			out.PromptFeedback = r.PromptFeedback
+		}
 		for _, rc := range r.Candidates {
 			hasCand = true
 			if rc.FinishReason != "" {
-				cand.FinishReason = rc.FinishReason
+				cand.FinishReason, cand.FinishMessage = rc.FinishReason, rc.FinishMessage
 			}
 			if rc.Content != nil {
 				if cand.Content == nil {
@@ -198,12 +223,25 @@ func estimateTokens(n int) int32 {
 func estimateUsage(req Request, chunks []Chunk) *genai.GenerateContentResponseUsageMetadata {
 	prompt := estimateTokens(promptBytes(req.Body))
 	var out, thoughts int
+	call := func(fc *genai.FunctionCall) {
+		b, _ := json.Marshal(fc.Args)
+		out += len(fc.Name) + len(b)
+	}
 	for _, c := range chunks {
 		thoughts += len(c.Thought)
 		out += len(c.Text)
 		if c.Call != nil {
-			b, _ := json.Marshal(c.Call.Args)
-			out += len(c.Call.Name) + len(b)
+			call(c.Call)
+		}
+		for _, p := range c.Parts {
+			if p.Thought {
+				thoughts += len(p.Text)
+			} else {
+				out += len(p.Text)
+			}
+			if p.Call != nil {
+				call(p.Call)
+			}
 		}
 	}
 	u := &genai.GenerateContentResponseUsageMetadata{

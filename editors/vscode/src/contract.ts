@@ -50,6 +50,7 @@ export interface Event {
     rejectedHunks?: number[];
   };
   approval?: {
+    kind?: string;
     tool: string;
     command?: string;
     dir?: string;
@@ -63,6 +64,7 @@ export interface Event {
     output: number;
     thoughts: number;
     cached: number;
+    toolUse?: number;
   };
   end?: {
     reason: StopReason;
@@ -73,7 +75,9 @@ export interface Event {
   retry?: {
     attempt: number;
     delayNs: number;
+    reason?: string;
     error: string;
+    discard?: boolean;
   };
   compressed?: {
     before: number;
@@ -132,10 +136,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -195,6 +201,7 @@ export interface EventNotification {
     rejectedHunks?: number[];
   };
   approval?: {
+    kind?: string;
     tool: string;
     command?: string;
     dir?: string;
@@ -208,6 +215,7 @@ export interface EventNotification {
     output: number;
     thoughts: number;
     cached: number;
+    toolUse?: number;
   };
   end?: {
     reason: StopReason;
@@ -218,7 +226,9 @@ export interface EventNotification {
   retry?: {
     attempt: number;
     delayNs: number;
+    reason?: string;
     error: string;
+    discard?: boolean;
   };
   compressed?: {
     before: number;
@@ -283,6 +293,12 @@ export interface ApplyResult {
 export interface Settings {
   /** the Gemini model of runs; auto routes each run between a fast and a strong model */
   model: string;
+  /** with model auto: the model of simple, well-defined tasks */
+  fastModel: string;
+  /** with model auto: the model of tasks that need deep reasoning */
+  strongModel: string;
+  /** with model auto: the model that picks the fast or the strong one, once per run */
+  classifierModel: string;
   /** each: every change is proposed at once; run: changes are staged and proposed together when the run finishes */
   confirm: Confirm;
   /** plan: read-only runs; default: changes are confirmed and risky tools ask; autoEdit: changes are sent without confirmation */
@@ -293,8 +309,12 @@ export interface Settings {
   timeoutMinutes: number;
   /** time limit of one shell command; 0: two minutes */
   shellTimeoutSeconds: number;
+  /** warn a model that repeats itself, then ask whether to keep going; false: never */
+  loopDetection: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
@@ -306,6 +326,12 @@ export interface Settings {
   traceMaxSizeMB: number;
 }
 
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
+}
+
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
 export const settingsSchema = {
   "type": "object",
@@ -313,7 +339,25 @@ export const settingsSchema = {
     "model": {
       "type": "string",
       "description": "the Gemini model of runs; auto routes each run between a fast and a strong model",
-      "default": "gemini-2.5-flash",
+      "default": "gemini-flash-latest",
+      "pattern": "\\S"
+    },
+    "fastModel": {
+      "type": "string",
+      "description": "with model auto: the model of simple, well-defined tasks",
+      "default": "gemini-flash-latest",
+      "pattern": "\\S"
+    },
+    "strongModel": {
+      "type": "string",
+      "description": "with model auto: the model of tasks that need deep reasoning",
+      "default": "gemini-pro-latest",
+      "pattern": "\\S"
+    },
+    "classifierModel": {
+      "type": "string",
+      "description": "with model auto: the model that picks the fast or the strong one, once per run",
+      "default": "gemini-flash-lite-latest",
       "pattern": "\\S"
     },
     "confirm": {
@@ -353,9 +397,19 @@ export const settingsSchema = {
       "default": 0,
       "minimum": 0
     },
+    "loopDetection": {
+      "type": "boolean",
+      "description": "warn a model that repeats itself, then ask whether to keep going; false: never",
+      "default": true
+    },
     "events": {
       "type": "boolean",
       "description": "send agentls/event notifications (plugins turn it on)",
+      "default": false
+    },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
       "default": false
     },
     "customActions": {
@@ -400,20 +454,25 @@ export const settingsSchema = {
 
 /** The settings when the user gives none. */
 export const defaultSettings: Readonly<Settings> = {
-  "model": "gemini-2.5-flash",
+  "model": "gemini-flash-latest",
+  "fastModel": "gemini-flash-latest",
+  "strongModel": "gemini-pro-latest",
+  "classifierModel": "gemini-flash-lite-latest",
   "confirm": "each",
   "approvalMode": "default",
   "maxTurns": 100,
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
+  "loopDetection": true,
   "events": false,
+  "diagnostics": false,
   "customActions": [],
   "traceMaxAgeDays": 30,
   "traceMaxSizeMB": 100
 };
 
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events"];
+export const pluginSettings: readonly string[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;

@@ -8,7 +8,19 @@ test('no settings: the defaults, which match the server', () => {
   assert.deepEqual(settings, {
     path: 'agentls',
     reviewMode: 'diffEditor',
-    server: { model: 'gemini-2.5-flash', confirm: 'each', approvalMode: 'default', maxTurns: 100, timeoutMinutes: 0, shellTimeoutSeconds: 0, customActions: [] },
+    server: {
+      model: 'gemini-flash-latest',
+      fastModel: 'gemini-flash-latest',
+      strongModel: 'gemini-pro-latest',
+      classifierModel: 'gemini-flash-lite-latest',
+      confirm: 'each',
+      approvalMode: 'default',
+      maxTurns: 100,
+      timeoutMinutes: 0,
+      shellTimeoutSeconds: 0,
+      loopDetection: true,
+      customActions: [],
+    },
   });
 });
 
@@ -30,6 +42,10 @@ test('VS Code section: extension keys stay out of the server settings', () => {
   assert.equal(settings.reviewMode, 'refactorPreview');
   assert.deepEqual(initializationOptions(settings.server), {
     model: 'auto',
+    fastModel: 'gemini-flash-latest',
+    strongModel: 'gemini-pro-latest',
+    classifierModel: 'gemini-flash-lite-latest',
+    loopDetection: true,
     confirm: 'run',
     approvalMode: 'autoEdit',
     maxTurns: 7,

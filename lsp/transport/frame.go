@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"bufio"
@@ -43,6 +43,7 @@ type frameStream struct {
 	in              *bufio.Reader
 	body            []byte // reused between frames; Inv: cap ≤ keepFrame between reads
 	log             *slog.Logger
+	writes          writeGate
 }
 
 // frameWriter is the raw-frame writing half of jsonrpc2's header stream.
@@ -50,13 +51,25 @@ type frameWriter interface {
 	WriteFrame(ctx context.Context, data []byte) (int64, error)
 }
 
+// NewStream returns a jsonrpc2 stream over rwc that reads frames as
+// frameStream does, survives malformed input, and logs what it skips to
+// log.
+func NewStream(rwc io.ReadWriteCloser, log *slog.Logger) jsonrpc2.Stream {
+	return newFrameStream(rwc, log)
+}
+
 func newFrameStream(rwc io.ReadWriteCloser, log *slog.Logger) *frameStream {
-	return &frameStream{Stream: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc), log: log}
+	s := &frameStream{Stream: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc), log: log}
+	s.writes.init(MaxPendingWrites)
+	return s
 }
 
 // ReadFrame returns the body of the next frame that holds a JSON-RPC
 // message (or batch). It is valid until the next read.
 func (s *frameStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+	if err := s.writes.waitBelow(ctx); err != nil {
+		return nil, 0, err
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -88,7 +101,16 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 }
 
 func (s *frameStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+	s.writes.enter()
+	defer s.writes.leave()
 	return s.Stream.(frameWriter).WriteFrame(ctx, data)
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	s.writes.enter()
+	defer s.writes.leave()
+	return s.Stream.Write(ctx, msg)
 }
 
 // reply answers a frame that could not be served.

@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"slices"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agent/trace"
+)
+
+// Replay builds the run a trace recorded, through the same code as Build:
+// the recording answers the model calls, the policy checks and the
+// approvals, and gives side-effecting tools (shell commands) their recorded
+// results without running them; the subagents are the ones the trace
+// recorded, custom ones included. Changes go to spec.Proposer (in memory,
+// or a scratch copy) when the recorded run could change files.
+//
+// spec names the workspace to replay on; its Settings, Task and RunID are
+// taken from the trace. The returned Replay reports a divergence from the
+// recording; call its SetAbort with the run's cancel to stop at the first.
+func (h *Host) Replay(tr *trace.Trace, spec Spec) (*Run, *trace.Replay) {
+	rp := trace.NewReplay(tr)
+	rec := rp.Config()
+	hd := tr.Header
+	spec.RunID = hd.RunID
+	spec.Task = rp.Task()
+	spec.Settings.Model = hd.Model
+	def := hd.Agent.Definition()
+	spec.Settings.MaxTurns = def.MaxTurns
+	spec.Settings.TimeoutMinutes = def.Timeout.Minutes()
+	if !slices.ContainsFunc(hd.Tools, tools.NeedsProposer) {
+		spec.Proposer = nil
+	}
+	if spec.Proposer != nil {
+		spec.Proposer = rp.Proposer(spec.Proposer)
+	}
+	var agents []agent.Definition
+	for _, d := range hd.Subagents {
+		agents = append(agents, d.Definition())
+	}
+	p := parts{model: rp, policy: rec.Policy, approver: rec.Approver, proposer: spec.Proposer, agents: agents,
+		wrap: func(ts []agent.Tool) []agent.Tool { return rp.Tools(ts) }}
+	run := &Run{Task: spec.Task, warn: h.warn}
+	run.Config = h.config(spec, p)
+	run.Config.Agent = def
+	run.Config.ContextWindow, run.Config.CompressAt = rec.ContextWindow, rec.CompressAt
+	return run, rp
+}

@@ -1,0 +1,314 @@
+// Package runner builds harness runs, the same way for every front end:
+// `agentls serve` (package lsp), `agentls run` and `agentls replay` (the
+// terminal), and any front end to come. It is to agentls what ADK Go's
+// runner is to its agents: the one place that says how a run is put
+// together.
+//
+// Vocabulary:
+//
+//   - A [Host] is what lasts as long as a front end serves: the user's
+//     folders, where traces go, how to reach the model, which values are
+//     secret.
+//   - A [Spec] is one run as a front end asks for it, and holds only what
+//     differs between front ends: the file view, where proposals go, who is
+//     asked for approvals, the policy in its mode, the settings and the task.
+//   - A [Run] is a built run: the harness's configuration with its tools,
+//     subagents, project context, environment, policy and model layers,
+//     traced when the host traces. [Host.Replay] builds a recorded run again
+//     from its trace through the same code, with the recording standing in
+//     for the model, the policy, the approver and side-effecting tools.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/subagent"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/workspace"
+)
+
+// A Host is what a front end's runs share.
+type Host struct {
+	// UserConfigDir is the user's agentls folder: agents/*.md and the user's
+	// AGENTS.md. "": none.
+	UserConfigDir string
+	// TraceDir is where runs write their traces
+	// (<dir>/<workspace hash>/<runId>.jsonl); "": runs are not traced
+	// unless their Spec names a trace file.
+	TraceDir string
+	// Version is agentls's version, for trace headers.
+	Version string
+	// NewModel returns the model a run talks to, by the model setting's
+	// name (agent.ModelAuto routes). It is called when a run is built, so a
+	// missing API key is reported on the run.
+	NewModel func(ctx context.Context, name string) (agent.Model, error)
+	// Secrets are values no shell command and no trace may see, such as
+	// the model's API key.
+	Secrets []string
+	// Environ is the environment shell commands start from, before secrets
+	// are taken out; nil: the process's own.
+	Environ []string
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Warn reports problems that do not stop a run (a custom agent that
+	// does not parse, an import of a context file that fails); nil: drop
+	// them.
+	Warn func(msg string)
+
+	pruning pruning // of TraceDir, after a run starts (retention.go)
+}
+
+// A Spec is one run, as a front end asks for it.
+type Spec struct {
+	// RunID names the run; "": a new "main-<hex>".
+	RunID string
+	// Workspace and Root are the workspace and the folder of it the run
+	// works in.
+	Workspace *workspace.Workspace
+	Root      string
+	// Files is the run's view of the files (the editor's buffers, a stage
+	// of changes, the disk); nil: Workspace's folder Root.
+	Files agent.FS
+	// Proposer receives the run's changes; nil: the run is read-only.
+	Proposer agent.Proposer
+	// Approver asks the user to allow what the policy asks about; nil:
+	// such calls are refused.
+	Approver agent.Approver
+	// Policy is the run's policy in its approval mode.
+	Policy policy.Policy
+	// Settings are the run's settings: model, limits, shell timeout.
+	Settings contract.Settings
+	Task     agent.Task
+	// ActiveFile is the absolute path of the file the user is in, where
+	// the project context files end; "": the workspace folder's.
+	ActiveFile string
+	// System is what the front end tells the model besides the harness's
+	// own prompt (how its changes reach the user).
+	System string
+	// Diagnostics returns the problems the editor shows (see tools.Env);
+	// nil: the run has no get_diagnostics tool.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
+	// BeforeComplete runs when complete_task is called (agent.Config).
+	BeforeComplete func(ctx context.Context, result string) (feedback string, err error)
+	// TracePath is where the run's trace goes; "": the host's TraceDir.
+	TracePath string
+	// Record are settings of the front end to record in the trace header
+	// besides Settings (terminal flags).
+	Record map[string]any
+}
+
+// A Run is a built run, ready to start once.
+type Run struct {
+	// Config is the harness's configuration of the run.
+	Config agent.Config
+	Task   agent.Task
+	// TracePath is the run's trace file; "" when the run is not traced.
+	TracePath string
+
+	trace  *trace.Writer
+	header trace.Header
+	warn   func(string)
+}
+
+// parts are what a live run and a replayed one take from different places.
+type parts struct {
+	model    agent.Model
+	policy   agent.Policy
+	approver agent.Approver
+	proposer agent.Proposer
+	agents   []agent.Definition
+	// wrap replaces the tools that must not run again in a replay.
+	wrap func([]agent.Tool) []agent.Tool
+}
+
+// Build builds a run. Problems that stop it (no model, a bad setting) are
+// errors; problems that do not (a custom agent that does not parse) go to
+// the host's Warn.
+func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
+	if h.NewModel == nil {
+		return nil, errors.New("no model configured")
+	}
+	name := spec.Settings.Model
+	model, err := h.NewModel(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if spec.RunID == "" {
+		spec.RunID = trace.NewRunID("main")
+	}
+	run := &Run{Task: spec.Task, warn: h.warn}
+	if err := h.openTrace(run, spec); err != nil {
+		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
+	}
+	var pol agent.Policy = spec.Policy
+	if run.trace != nil {
+		model, pol = run.trace.Model(model), run.trace.Policy(spec.Policy)
+	}
+	p := parts{model: model, policy: pol, approver: spec.Approver, proposer: spec.Proposer,
+		agents: h.agents(spec.Root), wrap: func(ts []agent.Tool) []agent.Tool { return ts }}
+	run.Config = h.config(spec, p)
+	if name == agent.ModelAuto {
+		run.Config.Agent.Model = agent.ModelAuto // the harness routes the run
+	}
+	if run.trace != nil {
+		run.header = h.header(spec, p.agents)
+	}
+	return run, nil
+}
+
+// config assembles the harness's configuration from a spec and its parts:
+// the built-in tools, the subagents (each with the same context,
+// environment, policy and approver, read-only unless its definition lists a
+// tool that changes files), the project context and the environment.
+func (h *Host) config(spec Spec, p parts) agent.Config {
+	files := spec.Files
+	if files == nil {
+		files = spec.Workspace.Folder(spec.Root)
+	}
+	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
+		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics}
+	ctxFiles, environment := h.context(spec)
+	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
+		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
+		NoLoopDetection: !spec.Settings.LoopDetection}
+	subagents := subagent.Tools(p.agents, subagent.Config{
+		Model: p.model,
+		Tools: func(def agent.Definition, depth int) []agent.Tool {
+			e := env
+			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
+				e.Proposer = nil // read-only unless the definition says otherwise
+			}
+			return p.wrap(tools.Builtin(e))
+		},
+		Run: shared,
+	})
+	cfg := shared
+	cfg.Model = p.model
+	cfg.Agent = agent.Definition{Name: "main", MaxTurns: spec.Settings.MaxTurns,
+		Timeout: time.Duration(spec.Settings.TimeoutMinutes * float64(time.Minute))}
+	cfg.Tools = p.wrap(append(tools.Builtin(env), subagents...))
+	cfg.System = spec.System
+	cfg.BeforeComplete = spec.BeforeComplete
+	cfg.RunID = spec.RunID
+	return cfg
+}
+
+// agents are the subagents a run in root may start: codebase_investigator,
+// then the user's custom agents, then the workspace folder's.
+func (h *Host) agents(root string) []agent.Definition {
+	defs, errs := subagent.Load(h.UserConfigDir, root)
+	for _, err := range errs {
+		h.warn(fmt.Sprintf("custom agent left out: %v", err))
+	}
+	return defs
+}
+
+// context is the run's project context, the AGENTS.md and GEMINI.md files
+// from the user's folder and the workspace folder down to the active
+// file's, and its environment. Context files and their imports pass the
+// policy's checks (policy.Policy.CheckImport): nothing from .git/ or
+// .agentls/, no secret-looking file.
+func (h *Host) context(spec Spec) ([]agent.ContextFile, *agent.Environment) {
+	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile, spec.Policy.CheckImport)
+	for _, err := range errs {
+		h.warn(fmt.Sprintf("context file: %v", err))
+	}
+	out := make([]agent.ContextFile, len(files))
+	for i, f := range files {
+		out[i] = agent.ContextFile{Path: f.Path, Content: f.Content}
+	}
+	return out, &agent.Environment{OS: runtime.GOOS, Date: h.now(), Folders: spec.Workspace.Roots()}
+}
+
+// openTrace opens the run's trace file, if it has one.
+func (h *Host) openTrace(run *Run, spec Spec) error {
+	path := spec.TracePath
+	if path == "" {
+		if h.TraceDir == "" {
+			return nil
+		}
+		path = trace.Path(h.TraceDir, spec.Root, spec.RunID)
+		defer h.pruneTraces(retention(spec))
+	}
+	w, err := trace.Create(path, trace.Options{Secrets: h.traceSecrets(), Now: h.Now})
+	if err != nil {
+		return err
+	}
+	run.trace, run.TracePath = w, path
+	return nil
+}
+
+// traceSecrets are the values a trace never holds: the host's secrets and
+// those of the secret-looking variables of the environment.
+func (h *Host) traceSecrets() []string {
+	environ := h.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	return append(trace.SecretValues(environ), h.Secrets...)
+}
+
+// header is what the trace records of how the run was set up, beyond what
+// the harness's configuration says: every subagent it could start (custom
+// ones included, so a replay can start them), and the settings.
+func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
+	settings := map[string]any{}
+	if b, err := json.Marshal(spec.Settings); err == nil {
+		json.Unmarshal(b, &settings)
+	}
+	for k, v := range spec.Record {
+		settings[k] = v
+	}
+	settings["approvalMode"] = string(spec.Policy.Mode())
+	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
+	for _, d := range agents {
+		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
+	}
+	return hd
+}
+
+// Events starts the run and returns its event stream (see agent.Run),
+// writing the trace as it goes and closing it at the end.
+func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
+	if r.trace == nil {
+		return agent.Run(ctx, r.Config, r.Task)
+	}
+	return func(yield func(agent.Event, error) bool) {
+		defer func() {
+			if err := r.trace.Close(); err != nil {
+				r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
+			}
+		}()
+		for ev, err := range r.trace.Run(ctx, r.Config, r.Task, r.header) {
+			if !yield(ev, err) {
+				return
+			}
+		}
+	}
+}
+
+func (h *Host) warn(msg string) {
+	if h.Warn != nil {
+		h.Warn(msg)
+	}
+}
+
+func (h *Host) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
