@@ -185,9 +185,16 @@ func FuzzRope(f *testing.F) {
 	f.Add("", []byte{0, 0, 10, 11})
 	f.Add("a\rb\nc\r\n", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Fuzz(func(t *testing.T, text string, ops []byte) {
+		// Grown past two leaves, so that edits meet leaf boundaries.
+		if text != "" {
+			for len(text) < 2*maxLeaf+100 {
+				text += text
+			}
+		}
 		r := New(text)
 		for len(ops) >= 3 {
-			start := int(ops[0]) % (len(text) + 1)
+			// Offsets anywhere in the text, and near the leaf boundaries.
+			start := (int(ops[0])*997 + int(ops[0]&1)*(maxLeaf-128)) % (len(text) + 1)
 			end := start + int(ops[1])%(len(text)-start+1)
 			ins := pieces[int(ops[2])%len(pieces)]
 			if ops[2]&0x80 != 0 {
