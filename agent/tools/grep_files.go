@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
-
-	"github.com/agentls/agentls/agent/policy"
 )
 
 // A bufferedFS reads files into a buffer its caller reuses. A search reads
@@ -43,13 +41,14 @@ type grepResult struct {
 	skips                 grepSkips
 }
 
-// grep searches files in parallel, each worker with its own buffers, and
-// returns their hits in the files' order. Only the files at the head of
-// the order keep lines to show: once the files before one hold maxMatches
-// lines, later files are only counted.
-func (st *state) grep(ctx context.Context, m *lineMatcher, files []walkedFile) grepResult {
+// grep searches the files a walk found in parallel, each worker with its
+// own buffers, and returns their hits in the files' order. Only the files
+// at the head of the order keep lines to show: once the files before one
+// hold maxMatches lines, later files are only counted.
+func (st *state) grep(ctx context.Context, m *lineMatcher, walked walkResult) grepResult {
+	files := walked.files
 	hits := make([]*grepHit, len(files))
-	g := &grepper{st: st, m: m, files: files, hits: hits, done: make([]bool, len(files)), cut: len(files)}
+	g := &grepper{st: st, m: m, walk: &walked, files: files, hits: hits, done: make([]bool, len(files)), cut: len(files)}
 	var wg sync.WaitGroup
 	next := make(chan int, 64)
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
@@ -83,6 +82,7 @@ feed:
 type grepper struct {
 	st    *state
 	m     *lineMatcher
+	walk  *walkResult
 	files []walkedFile
 	hits  []*grepHit // by file; nil for a file without matches
 
@@ -157,15 +157,10 @@ func (g *grepper) file(f *walkedFile, bfs bufferedFS, buf, fold []byte, show boo
 	return buf, fold, h
 }
 
-// secret reports whether f, or the file it links to, looks like secrets no
-// policy rule lets grep_search read.
+// secret reports whether f, or a path it leads through, looks like a file
+// of secrets that no policy rule lets grep_search read.
 func (g *grepper) secret(f *walkedFile) bool {
-	for _, p := range []string{f.path, f.target} {
-		if p != "" && policy.IsSecret(p) && !g.st.allowsSecret("grep_search", g.st.env.FS.Rel(p)) {
-			return true
-		}
-	}
-	return false
+	return g.st.secretHops("grep_search", g.walk.hops(f))
 }
 
 func (g *grepper) skip(n *int) {

@@ -57,7 +57,7 @@ func grepSearch(st *state) agent.Tool {
 		if err != nil {
 			return agent.Result{}, err
 		}
-		g := st.grep(ctx, m, res.files)
+		g := st.grep(ctx, m, res)
 		if err := ctx.Err(); err != nil {
 			return agent.Result{}, err
 		}

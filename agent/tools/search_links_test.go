@@ -21,6 +21,7 @@ func TestSearchLinks(t *testing.T) {
 		"ws/sub/real.txt":      "hunter2 inside\n",
 		"outside/secret.txt":   "hunter2 outside\n",
 		"outside/deep/app.txt": "hunter2 deep\n",
+		"ws/.kube/config":      "token: hunter2\n",
 	})
 	d.symlink(t, "../.env", "ws/sub/setup.txt")                               // an innocent name for a secret
 	d.symlink(t, "real.txt", "ws/sub/alias.txt")                              // a file inside: searched under its own name
@@ -28,6 +29,7 @@ func TestSearchLinks(t *testing.T) {
 	d.symlink(t, filepath.Join(d.dir, "outside", "secret.txt"), "ws/out.txt") // a file outside
 	d.symlink(t, "sub", "ws/loop")                                            // a folder inside: not walked twice
 	d.symlink(t, "nowhere", "ws/broken.txt")
+	d.symlink(t, ".kube", "ws/k") // a folder inside, named innocently: its files are judged where they are
 
 	t.Run("grep", func(t *testing.T) {
 		t.Parallel()
@@ -36,10 +38,17 @@ func TestSearchLinks(t *testing.T) {
 			"main.go:1: package main // hunter2\n" +
 			"sub/alias.txt:1: hunter2 inside\n" +
 			"sub/real.txt:1: hunter2 inside\n" +
-			"(skipped 2 secret-looking files)\n" +
-			"(4 symbolic links to folders, out of the workspace or nowhere were not followed)\n"
+			"(skipped 3 secret-looking files)\n" +
+			"(5 symbolic links to folders, out of the workspace or nowhere were not followed)\n"
 		if diff := cmp.Diff(want, out); diff != "" {
 			t.Errorf("grep_search (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("grep in a folder reached through a link", func(t *testing.T) {
+		t.Parallel()
+		out := runTool(t, d, "grep_search", map[string]any{"pattern": "hunter2", "dir_path": "k"})
+		if want := "No matches for /hunter2/ in k.\n(skipped 1 secret-looking files)\n"; out != want {
+			t.Errorf("grep_search in k: got\n%s\nwant\n%s", out, want)
 		}
 	})
 	t.Run("glob", func(t *testing.T) {

@@ -23,12 +23,13 @@ const walkers = 8
 type walkedFile struct {
 	path string // absolute, as the workspace names it (links kept)
 	rel  string // slash-separated, relative to the walk's start
-	// target is where a symbolic link leads, its links evaluated; "" for a
-	// file that is no link. Secrets are judged on it too: a link with an
-	// innocent name may lead to a .env.
-	target string
-	size   int64     // only with walkOptions.stat
-	mod    time.Time // only with walkOptions.stat
+	// links are the paths that opening a symbolic link passes through
+	// (agent.FS Links), the real file last; nil for a file that is no
+	// link. Secrets are judged on them too: a link with an innocent name
+	// may lead to a .env.
+	links []string
+	size  int64     // only with walkOptions.stat
+	mod   time.Time // only with walkOptions.stat
 }
 
 // walkOptions say what a walk keeps.
@@ -47,6 +48,22 @@ type walkResult struct {
 	files   []walkedFile
 	ignored int // entries the ignore rules left out
 	links   int // symbolic links not followed: to folders, out of the workspace, or broken
+	// start and real are where the walk started and that folder's real
+	// path. A walk follows no link below its start, so a file that is no
+	// link is at real plus its rel.
+	start, real string
+}
+
+// hops are the paths that opening f passes through (agent.FS Links): its
+// own, and the real one when it differs.
+func (r *walkResult) hops(f *walkedFile) []string {
+	switch {
+	case f.links != nil:
+		return f.links
+	case r.real == r.start:
+		return []string{f.path}
+	}
+	return []string{f.path, joinPath(r.real, filepath.FromSlash(f.rel))}
 }
 
 // walk lists every file below the folder start, which must be resolved. It
@@ -66,7 +83,10 @@ func walk(ctx context.Context, fsys agent.FS, start string, opt walkOptions) (wa
 	if err := ctx.Err(); err != nil {
 		return walkResult{}, err
 	}
-	res := walkResult{ignored: int(w.ignored.Load()), links: int(w.links.Load())}
+	res := walkResult{ignored: int(w.ignored.Load()), links: int(w.links.Load()), start: start, real: start}
+	if hops, err := fsys.Links(start); err == nil {
+		res.real = hops[len(hops)-1]
+	}
 	res.files = make([]walkedFile, 0, w.kept.Load())
 	root.flatten(&res.files)
 	return res, nil
@@ -157,16 +177,16 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 			w.wg.Add(1)
 			go w.dir(sub, child, slices.Clone(scratch), ig)
 		case typ.IsRegular():
-			if f, ok := w.file(child, e, ""); ok {
+			if f, ok := w.file(child, e, nil); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		case typ&fs.ModeSymlink != 0:
-			target, ok := w.link(child)
+			links, ok := w.link(child)
 			if !ok {
 				w.links.Add(1)
 				continue
 			}
-			if f, ok := w.file(child, e, target); ok {
+			if f, ok := w.file(child, e, links); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		}
@@ -193,17 +213,18 @@ func (w *walker) readDir(path string) ([]fs.DirEntry, error) {
 	return w.fs.ReadDir(path)
 }
 
-// file makes the walkedFile of the entry e at path, if it is kept.
-func (w *walker) file(path string, e fs.DirEntry, target string) (walkedFile, bool) {
-	f := walkedFile{path: path, rel: relPath(w.start, path), target: target}
+// file makes the walkedFile of the entry e at path, if it is kept; links
+// are those of a symbolic link.
+func (w *walker) file(path string, e fs.DirEntry, links []string) (walkedFile, bool) {
+	f := walkedFile{path: path, rel: relPath(w.start, path), links: links}
 	if w.opt.keep != nil && !w.opt.keep(f.rel) {
 		return f, false
 	}
 	if w.opt.stat {
 		var info fs.FileInfo
 		var err error
-		if target != "" {
-			info, err = os.Stat(target)
+		if links != nil {
+			info, err = os.Stat(links[len(links)-1])
 		} else {
 			info, err = e.Info()
 		}
@@ -215,21 +236,21 @@ func (w *walker) file(path string, e fs.DirEntry, target string) (walkedFile, bo
 	return f, true
 }
 
-// link returns where the symbolic link at path leads, when that is a
-// regular file inside the workspace.
-func (w *walker) link(path string) (string, bool) {
+// link returns the paths that opening the symbolic link at path passes
+// through, when it leads to a regular file inside the workspace.
+func (w *walker) link(path string) ([]string, bool) {
 	if _, err := w.fs.Resolve(path); err != nil {
-		return "", false // leads out of the workspace, or nowhere
+		return nil, false // leads out of the workspace, or nowhere
 	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", false
+	links, err := w.fs.Links(path)
+	if err != nil || len(links) < 2 {
+		return nil, false
 	}
-	info, err := os.Stat(target)
+	info, err := os.Stat(links[len(links)-1])
 	if err != nil || !info.Mode().IsRegular() {
-		return "", false
+		return nil, false
 	}
-	return target, true
+	return links, true
 }
 
 // joinPath is filepath.Join for a clean dir and a name, without Join's
