@@ -42,6 +42,7 @@ func appendDisk(buf []byte, path string, max int64) ([]byte, int64, error) {
 		buf = grown
 	}
 	for {
+		want := cap(buf) - len(buf)
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {
 			continue
@@ -49,12 +50,15 @@ func appendDisk(buf []byte, path string, max int64) ([]byte, int64, error) {
 		if err != nil {
 			return buf[:start], 0, &fs.PathError{Op: "read", Path: path, Err: err}
 		}
-		if n == 0 {
-			break
-		}
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)-start) > max {
 			return buf[:start], int64(len(buf) - start), nil // grew since
+		}
+		// A short read that has all the file's bytes is its end: that
+		// saves the read that would return nothing. (Some file systems
+		// read short in the middle too: then the loop goes on.)
+		if n == 0 || n < want && int64(len(buf)-start) >= st.Size {
+			break
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

@@ -146,7 +146,7 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 	case <-w.ctx.Done():
 		return
 	}
-	entries, err := w.readDir(path)
+	entries, kept, err := w.readDir(path)
 	if err == nil {
 		if !slices.IsSortedFunc(entries, byName) {
 			slices.SortFunc(entries, byName)
@@ -177,7 +177,10 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 			w.wg.Add(1)
 			go w.dir(sub, child, slices.Clone(scratch), ig)
 		case typ.IsRegular():
-			if f, ok := w.file(child, e, nil); ok {
+			if kept != nil && !kept[name] {
+				continue // the lister asked keep already
+			}
+			if f, ok := w.file(child, e, nil, kept != nil); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		case typ&fs.ModeSymlink != 0:
@@ -186,7 +189,7 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 				w.links.Add(1)
 				continue
 			}
-			if f, ok := w.file(child, e, links); ok {
+			if f, ok := w.file(child, e, links, false); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		}
@@ -195,29 +198,42 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 }
 
 // readDir lists the folder at path, with the Info of the files kept when
-// the walk wants it and the FS can give it at once.
-func (w *walker) readDir(path string) ([]fs.DirEntry, error) {
+// the walk wants it and the FS can give it at once. kept, when not nil,
+// holds the names of the regular files keep chose on the way: the others
+// need not be asked again.
+func (w *walker) readDir(path string) (entries []fs.DirEntry, kept map[string]bool, err error) {
 	if w.fast != nil {
 		var stat func(string) bool
 		if w.opt.stat {
 			rel := relPath(w.start, path)
+			if w.opt.keep != nil {
+				kept = make(map[string]bool)
+			}
 			stat = func(name string) bool {
-				return w.opt.keep == nil || w.opt.keep(relJoin(rel, name))
+				if kept == nil {
+					return true
+				}
+				ok := w.opt.keep(relJoin(rel, name))
+				if ok {
+					kept[name] = true
+				}
+				return ok
 			}
 		}
 		entries, err := w.fast.ReadDirStat(w.fs, path, stat)
 		if !errors.Is(err, errors.ErrUnsupported) {
-			return entries, err
+			return entries, kept, err
 		}
 	}
-	return w.fs.ReadDir(path)
+	entries, err = w.fs.ReadDir(path)
+	return entries, nil, err
 }
 
-// file makes the walkedFile of the entry e at path, if it is kept; links
-// are those of a symbolic link.
-func (w *walker) file(path string, e fs.DirEntry, links []string) (walkedFile, bool) {
+// file makes the walkedFile of the entry e at path, if it is kept (known:
+// keep chose it already); links are those of a symbolic link.
+func (w *walker) file(path string, e fs.DirEntry, links []string, known bool) (walkedFile, bool) {
 	f := walkedFile{path: path, rel: relPath(w.start, path), links: links}
-	if w.opt.keep != nil && !w.opt.keep(f.rel) {
+	if !known && w.opt.keep != nil && !w.opt.keep(f.rel) {
 		return f, false
 	}
 	if w.opt.stat {
