@@ -22,9 +22,7 @@ type pruning struct {
 
 // pruneTraces deletes, in the background, the traces of the host's trace
 // folder that r does not keep: a run never waits for it. It prunes at most
-// once a minute and never twice at once, and records r in the folder
-// (trace.SaveRetention), so that front ends without settings prune alike.
-// Wait waits for it.
+// once a minute and never twice at once. Wait waits for it.
 func (h *Host) pruneTraces(r trace.Retention) {
 	dir, now := h.TraceDir, h.now()
 	p := &h.pruning
@@ -40,11 +38,6 @@ func (h *Host) pruneTraces(r trace.Retention) {
 			p.busy = false
 			p.mu.Unlock()
 		}()
-		if trace.LoadRetention(dir) != r {
-			if err := trace.SaveRetention(dir, r); err != nil {
-				h.warn(fmt.Sprintf("trace retention not recorded: %v", err))
-			}
-		}
 		// Bounded (trace.Prune removes at most 2,000 files), so it is not
 		// cut short: the folder's state would then depend on timing.
 		if _, err := trace.PruneTraces(context.Background(), dir, r, now); err != nil {

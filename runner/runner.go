@@ -25,12 +25,14 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/subagent"
 	"github.com/agentls/agentls/agent/tools"
@@ -66,6 +68,11 @@ type Host struct {
 	// does not parse, an import of a context file that fails); nil: drop
 	// them.
 	Warn func(msg string)
+	// MCP holds the MCP servers of the front end's runs, one per server
+	// per workspace folder, started when a run first needs them (see
+	// Spec.Settings.MCPServers); the front end closes it when it ends.
+	// nil: runs have no MCP tools.
+	MCP *mcp.Manager
 
 	pruning pruning // of TraceDir, after a run starts (retention.go)
 }
@@ -107,6 +114,9 @@ type Spec struct {
 	// Record are settings of the front end to record in the trace header
 	// besides Settings (terminal flags).
 	Record map[string]any
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which shell commands will not see (tools.Env); nil: none.
+	Unsaved func() []string
 }
 
 // A Run is a built run, ready to start once.
@@ -120,6 +130,11 @@ type Run struct {
 	trace  *trace.Writer
 	header trace.Header
 	warn   func(string)
+	now    func() time.Time
+	// prepare, when set, runs as the run starts: it starts the run's MCP
+	// servers, gives the run their tools, and returns the problems to
+	// report on the run.
+	prepare func(ctx context.Context) []string
 }
 
 // parts are what a live run and a replayed one take from different places.
@@ -129,6 +144,8 @@ type parts struct {
 	approver agent.Approver
 	proposer agent.Proposer
 	agents   []agent.Definition
+	// mcp are the tools of the run's MCP servers.
+	mcp []agent.Tool
 	// wrap replaces the tools that must not run again in a replay.
 	wrap func([]agent.Tool) []agent.Tool
 }
@@ -148,7 +165,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.RunID == "" {
 		spec.RunID = trace.NewRunID("main")
 	}
-	run := &Run{Task: spec.Task, warn: h.warn}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
 	if err := h.openTrace(run, spec); err != nil {
 		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
 	}
@@ -165,6 +182,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if run.trace != nil {
 		run.header = h.header(spec, p.agents)
 	}
+	run.prepare = h.prepareMCP(run, spec, p)
 	return run, nil
 }
 
@@ -179,7 +197,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved}
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
@@ -191,7 +209,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
 				e.Proposer = nil // read-only unless the definition says otherwise
 			}
-			return p.wrap(tools.Builtin(e))
+			return p.wrap(append(tools.Builtin(e), listed(p.mcp, def)...))
 		},
 		Run: shared,
 	})
@@ -199,7 +217,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	cfg.Model = p.model
 	cfg.Agent = agent.Definition{Name: "main", MaxTurns: spec.Settings.MaxTurns,
 		Timeout: time.Duration(spec.Settings.TimeoutMinutes * float64(time.Minute))}
-	cfg.Tools = p.wrap(append(tools.Builtin(env), subagents...))
+	cfg.Tools = p.wrap(slices.Concat(tools.Builtin(env), subagents, p.mcp))
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
 	cfg.RunID = spec.RunID
@@ -273,6 +291,12 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 		settings[k] = v
 	}
 	settings["approvalMode"] = string(spec.Policy.Mode())
+	// A server's env, headers and arguments may hold credentials: the
+	// trace names the servers, and records their tools (MCPTools).
+	delete(settings, "mcpServers")
+	if len(spec.Settings.MCPServers) > 0 {
+		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
+	}
 	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
 	for _, d := range agents {
 		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
@@ -281,20 +305,39 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 }
 
 // Events starts the run and returns its event stream (see agent.Run),
-// writing the trace as it goes and closing it at the end.
+// writing the trace as it goes and closing it at the end. The run's MCP
+// servers start first; what went wrong with them follows run_start as
+// warning events.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
-	if r.trace == nil {
-		return agent.Run(ctx, r.Config, r.Task)
-	}
 	return func(yield func(agent.Event, error) bool) {
-		defer func() {
-			if err := r.trace.Close(); err != nil {
-				r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
-			}
-		}()
-		for ev, err := range r.trace.Run(ctx, r.Config, r.Task, r.header) {
+		var warnings []string
+		if r.prepare != nil {
+			warnings = r.prepare(ctx)
+		}
+		events := agent.Run(ctx, r.Config, r.Task)
+		if r.trace != nil {
+			defer func() {
+				if err := r.trace.Close(); err != nil {
+					r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
+				}
+			}()
+			events = r.trace.Run(ctx, r.Config, r.Task, r.header)
+		}
+		for ev, err := range events {
 			if !yield(ev, err) {
 				return
+			}
+			if err != nil || ev.Type != agent.EventRunStart {
+				continue
+			}
+			for _, w := range warnings {
+				wev := warning(ev, w, r.now())
+				if r.trace != nil {
+					r.trace.Event(wev)
+				}
+				if !yield(wev, nil) {
+					return
+				}
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package trace
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"math"
@@ -113,56 +112,6 @@ func Prune(ctx context.Context, dir, pattern string, r Retention, now time.Time)
 // PruneTraces prunes the traces of every workspace in the trace folder dir.
 func PruneTraces(ctx context.Context, dir string, r Retention, now time.Time) (Pruned, error) {
 	return Prune(ctx, dir, filepath.Join("*", "*.jsonl"), r, now)
-}
-
-// retentionFile, in the trace folder, holds the retention the server last
-// pruned with, so that `agentls run` prunes the same way.
-const retentionFile = "retention.json"
-
-type retentionJSON struct {
-	MaxAgeDays float64 `json:"maxAgeDays"`
-	MaxSizeMB  float64 `json:"maxSizeMB"`
-}
-
-// AgeDays is MaxAge in days, as the setting traceMaxAgeDays gives it.
-func (r Retention) AgeDays() float64 { return r.MaxAge.Hours() / 24 }
-
-// SizeMB is MaxBytes in megabytes, as the setting traceMaxSizeMB gives it.
-func (r Retention) SizeMB() float64 { return float64(r.MaxBytes) / (1 << 20) }
-
-// SaveRetention records r in the trace folder dir, for LoadRetention.
-func SaveRetention(dir string, r Retention) error {
-	b, err := json.Marshal(retentionJSON{MaxAgeDays: r.AgeDays(), MaxSizeMB: r.SizeMB()})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, retentionFile+".*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(append(b, '\n'))
-	if err := errors.Join(err, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, retentionFile))
-}
-
-// LoadRetention returns the retention SaveRetention last recorded in dir,
-// or DefaultRetention.
-func LoadRetention(dir string) Retention {
-	b, err := os.ReadFile(filepath.Join(dir, retentionFile))
-	if err != nil {
-		return DefaultRetention
-	}
-	var j retentionJSON
-	if err := json.Unmarshal(b, &j); err != nil || j.MaxAgeDays < 0 || j.MaxSizeMB < 0 {
-		return DefaultRetention
-	}
-	return RetentionOf(j.MaxAgeDays, j.MaxSizeMB)
 }
 
 // RetentionOf is the Retention of the settings traceMaxAgeDays and

@@ -153,27 +153,13 @@ func TestPruneBounded(t *testing.T) {
 	}
 }
 
-func TestRetentionFile(t *testing.T) {
+func TestRetentionOf(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if got := LoadRetention(dir); got != DefaultRetention {
-		t.Errorf("no file: %+v", got)
-	}
 	r := RetentionOf(7, 0.5)
 	if r != (Retention{MaxAge: 7 * 24 * time.Hour, MaxBytes: 512 << 10}) {
 		t.Errorf("RetentionOf(7, 0.5) = %+v", r)
 	}
-	if err := SaveRetention(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	if got := LoadRetention(dir); got != r {
-		t.Errorf("loaded %+v, saved %+v", got, r)
-	}
 	if got := RetentionOf(1e300, 0); got != (Retention{}) {
 		t.Errorf("RetentionOf(1e300, 0) = %+v, want no limits", got)
-	}
-	os.WriteFile(filepath.Join(dir, retentionFile), []byte("{bad"), 0o644)
-	if got := LoadRetention(dir); got != DefaultRetention {
-		t.Errorf("a bad file: %+v", got)
 	}
 }

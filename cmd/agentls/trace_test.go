@@ -198,13 +198,14 @@ func jsonEvents(t *testing.T, out string) []agent.Event {
 	return evs
 }
 
-// A run, once over, prunes the trace folder with the retention the server
-// recorded there.
+// A run prunes the trace folder with the retention of the user's settings
+// file, and waits for it before it exits.
 func TestRunPrunesTraces(t *testing.T) {
 	t.Parallel()
-	state := t.TempDir()
+	state, config := t.TempDir(), t.TempDir()
 	runsDir := filepath.Join(state, "agentls", "runs")
-	if err := trace.SaveRetention(runsDir, trace.RetentionOf(10, 0)); err != nil {
+	os.MkdirAll(filepath.Join(config, "agentls"), 0o755)
+	if err := os.WriteFile(filepath.Join(config, "agentls", "settings.json"), []byte(`{"traceMaxAgeDays": 10}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	old, young := filepath.Join(runsDir, "aaaaaaaaaaaa", "old.jsonl"), filepath.Join(runsDir, "aaaaaaaaaaaa", "young.jsonl")
@@ -218,12 +219,12 @@ func TestRunPrunesTraces(t *testing.T) {
 	}
 	srv := geminitest.NewServer(t, geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
 	env := fakeEnv(srv)
-	env["XDG_STATE_HOME"] = state
+	env["XDG_STATE_HOME"], env["XDG_CONFIG_HOME"] = state, config
 	if code, out, errOut := agentls(t, env, "", "run", "--workspace", copyExample(t), "hi"); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
-		t.Errorf("a trace older than the recorded 10 days is still there: %v", err)
+		t.Errorf("a trace older than the settings' 10 days is still there: %v", err)
 	}
 	if _, err := os.Stat(young); err != nil {
 		t.Errorf("a younger trace is gone: %v", err)

@@ -4,6 +4,7 @@
 // rules. No vscode import: unit-tested with node --test.
 
 import {
+  type PluginSetting,
   type Settings as ContractSettings,
   defaultSettings as serverDefaults,
   pluginSettings,
@@ -13,7 +14,7 @@ import {
 export type ReviewMode = 'refactorPreview' | 'diffEditor';
 
 /** ServerSettings are the settings the server reads that the user sets (contract.ts). */
-export type ServerSettings = Omit<ContractSettings, 'events'>;
+export type ServerSettings = Omit<ContractSettings, PluginSetting>;
 
 export type CustomAction = ServerSettings['customActions'][number];
 
@@ -30,9 +31,8 @@ export interface Settings {
 }
 
 function serverDefaultSettings(): ServerSettings {
-  const d: Partial<ContractSettings> = { ...serverDefaults };
-  delete d.events;
-  return { ...(d as ServerSettings), customActions: [] };
+  const entries = Object.entries(serverDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k));
+  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [] };
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -46,7 +46,7 @@ export const extensionOnlyKeys: readonly string[] = ['path', 'reviewMode', 'trac
 
 /** The settings the server reads that the user sets, from the contract's schema. */
 export const serverKeys: readonly (keyof ServerSettings)[] = Object.keys(settingsSchema.properties).filter(
-  (k) => !pluginSettings.includes(k),
+  (k) => !(pluginSettings as readonly string[]).includes(k),
 ) as (keyof ServerSettings)[];
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -109,6 +109,9 @@ function checkProperty(p: Property, v: unknown): Checked<unknown> {
       return typeof v === 'boolean' ? ok(v) : wrongType(v);
     case 'array':
       return checkActions(p, v);
+    case 'object':
+      // mcpServers: the server checks each server and names what is wrong.
+      return typeof v === 'object' && v !== null && !Array.isArray(v) ? ok(v) : wrongType(v);
   }
   return wrongType(v);
 }
@@ -205,4 +208,24 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 /** initializationOptions are the server's settings with events turned on. */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
   return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true };
+}
+
+/**
+ * userScopeOnly gives the section the user-scope value of mcpServers
+ * (inspect().globalValue), whatever the workspace's settings say: a server
+ * starts a program, and a repository's .vscode/settings.json is anyone's.
+ * A workspace's own servers go in its .agentls/settings.json, which the
+ * server reads only in a folder the user trusts.
+ */
+export function userScopeOnly(section: unknown, userServers: unknown): unknown {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+    return section;
+  }
+  const out: Record<string, unknown> = { ...(section as Record<string, unknown>) };
+  if (userServers === undefined) {
+    delete out.mcpServers;
+  } else {
+    out.mcpServers = userServers;
+  }
+  return out;
 }
