@@ -8,8 +8,8 @@ import "google.golang.org/genai"
 // compression replaces most of it. Contents are never changed in place,
 // so a change's contents may be kept as they are.
 type HistoryChange struct {
-	Keep int
-	Add  []*genai.Content
+	Keep int              `json:"keep"`
+	Add  []*genai.Content `json:"add"`
 }
 
 // Apply returns h changed by c; ok is false when h is shorter than c keeps.
