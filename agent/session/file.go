@@ -91,7 +91,7 @@ func parse(data []byte) (st *state, n int, err error) {
 		if err := st.apply(rec); err != nil {
 			return nil, 0, fmt.Errorf("%w: line %d: %v", ErrCorrupt, line, err)
 		}
-			n += end + 1
+		n += end + 1
 	}
 	if st.info.ID == "" {
 		return nil, 0, fmt.Errorf("%w: no complete header", ErrCorrupt)
