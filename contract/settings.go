@@ -31,9 +31,14 @@ type Settings struct {
 	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
-	LoopDetection bool           `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
-	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
-	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	// MaxBudget caps what one run may spend, in US dollars, as estimated
+	// from the price of its tokens (0: no cap).
+	MaxBudget float64 `json:"maxBudget" jsonschema:"what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit"`
+	// Prices override agentls's price list, by model name.
+	Prices        map[string]agent.Price `json:"prices" jsonschema:"model prices in US dollars per million tokens, by model name, over agentls's own list"`
+	Events        bool                   `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	CustomActions []CustomAction         `json:"customActions" jsonschema:"code actions of your own"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -51,7 +56,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}}
+		LoopDetection: true, CustomActions: []CustomAction{}, Prices: map[string]agent.Price{}}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -81,6 +86,8 @@ var settingsByKey = map[string]setting{
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
+	"maxBudget":           field(func(s *Settings) *float64 { return &s.MaxBudget }, nonNegative),
+	"prices":              field(func(s *Settings) *map[string]agent.Price { return &s.Prices }, validPrices),
 }
 
 // SettingKeys are the keys of the settings, sorted.
@@ -186,6 +193,23 @@ func positive(n float64) error {
 func nonNegative(n float64) error {
 	if n < 0 {
 		return fmt.Errorf("must not be negative, not %v", n)
+	}
+	return nil
+}
+
+func validPrices(ps map[string]agent.Price) error {
+	for name, p := range ps {
+		if strings.TrimSpace(name) == "" {
+			return fmt.Errorf("a price needs a model name")
+		}
+		for _, v := range []float64{p.Input, p.CachedInput, p.Output, p.LongInput, p.LongCached, p.LongOutput} {
+			if v < 0 {
+				return fmt.Errorf("%s: prices must not be negative", name)
+			}
+		}
+		if p.LongAbove < 0 {
+			return fmt.Errorf("%s: longAbove must not be negative", name)
+		}
 	}
 	return nil
 }
