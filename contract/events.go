@@ -80,7 +80,7 @@ var (
 		agent.StopNoCompleteTask, agent.StopLoop, agent.StopBudget,
 	}
 	// RevertOutcomes are what became of a file in a revert.
-	RevertOutcomes = []string{session.Reverted, session.Deleted, session.Emptied, session.Conflict, session.Declined}
+	RevertOutcomes = []string{session.Reverted, session.Deleted, session.Emptied, session.Conflict, session.Declined, session.Failed}
 	// Outcomes are what became of a proposed change (edit_decided), and of
 	// a confirm: run proposal (ProposalReport).
 	Outcomes = []agent.Outcome{

@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -50,6 +51,9 @@ type Config struct {
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// SessionDir is where sessions are kept (<dir>/<workspace
+	// hash>/<sessionId>.jsonl); "": in memory, for the server's life.
+	SessionDir string
 }
 
 // Server is one LSP connection's server.
@@ -109,6 +113,12 @@ func (c clientCaps) canCreate() bool {
 	return slices.Contains(c.resourceOps, protocol.ResourceOperationKindCreate)
 }
 
+// canDelete reports whether the client deletes files through a
+// WorkspaceEdit.
+func (c clientCaps) canDelete() bool {
+	return slices.Contains(c.resourceOps, protocol.ResourceOperationKindDelete)
+}
+
 // New returns a server; Serve connects it.
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: contract.DefaultSettings()}
@@ -119,7 +129,8 @@ func New(cfg Config) *Server {
 		s.now = time.Now
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
-		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
+		Sessions: session.NewStore(cfg.SessionDir, s.now)}
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()

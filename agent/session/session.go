@@ -135,6 +135,7 @@ const (
 	Emptied  = "emptied"  // the run created it; the editor cannot delete files, so it is emptied
 	Conflict = "conflict" // the user changed the run's lines since: left as it is
 	Declined = "declined" // the user turned the revert of it down
+	Failed   = "failed"   // the editor could not apply the revert of it
 )
 
 // A RevertedFile is one file of a revert.
