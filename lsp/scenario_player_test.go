@@ -110,7 +110,7 @@ type player struct {
 	errs     []string
 	reverted []string // what agentls.revert answered
 	cursor   int      // where the next wait starts looking
-	done     int // steps played
+	done     int      // steps played
 }
 
 type pendingRequest struct {
