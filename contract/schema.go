@@ -19,7 +19,7 @@ import (
 var SchemaNames = []string{
 	"RunArgs", "RunResult", "CancelArgs", "ApprovalsArgs", "ApprovalsResult",
 	"SessionsArgs", "SessionsResult", "RevertArgs", "RevertResult",
-	"EventNotification", "ApplyResult", "Settings",
+	"EventNotification", "ApplyResult", "Settings", "DiagnosticsParams",
 }
 
 // eventFields is agent.Event under another name, so that its schema can
@@ -63,6 +63,7 @@ func Schemas() (map[string]*jsonschema.Schema, error) {
 	add(schemaFor[RevertResult]("RevertResult", opts))
 	add(schemaFor[ApplyResult]("ApplyResult", opts))
 	add(schemaFor[Settings]("Settings", opts))
+	add(schemaFor[DiagnosticsParams]("DiagnosticsParams", opts))
 	if err != nil {
 		return nil, err
 	}

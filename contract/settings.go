@@ -36,9 +36,12 @@ type Settings struct {
 	// from the price of its tokens (0: no cap).
 	MaxBudget float64 `json:"maxBudget" jsonschema:"what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit"`
 	// Prices override agentls's price list, by model name.
-	Prices        map[string]agent.Price `json:"prices" jsonschema:"model prices in US dollars per million tokens, by model name, over agentls's own list"`
-	Events        bool                   `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
-	CustomActions []CustomAction         `json:"customActions" jsonschema:"code actions of your own"`
+	Prices map[string]agent.Price `json:"prices" jsonschema:"model prices in US dollars per million tokens, by model name, over agentls's own list"`
+	Events bool                   `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// Diagnostics says the client sends agentls/diagnostics, so the server
+	// waits for them after an accepted proposal.
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
+	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -68,7 +71,7 @@ var SettingEnums = map[string][]string{
 
 // PluginSettings are the settings a plugin sets for the user, not the user
 // (editor settings pages leave them out).
-var PluginSettings = []string{"events"}
+var PluginSettings = []string{"events", "diagnostics"}
 
 // A setting decodes and checks one key into Settings.
 type setting func(s *Settings, v json.RawMessage) error
@@ -85,6 +88,7 @@ var settingsByKey = map[string]setting{
 	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 	"maxBudget":           field(func(s *Settings) *float64 { return &s.MaxBudget }, nonNegative),
 	"prices":              field(func(s *Settings) *map[string]agent.Price { return &s.Prices }, validPrices),

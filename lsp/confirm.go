@@ -85,7 +85,8 @@ func (p *proposal) question() string {
 		fmt.Fprintf(&b, "agentls wants to change %d files (%s): %s", len(p.files), p.stat(), p.names())
 	}
 	b.WriteString(". Apply?")
-	return b.String()
+	shown, _ := edits.Visible(b.String()) // names and reasons come from the model
+	return shown
 }
 
 // showDiff shows the proposal's unified diff and returns the question to
@@ -96,6 +97,7 @@ func (p *proposal) showDiff(ctx context.Context, question string) string {
 	if p.r.spec.caps.showDocument && p.s.showFile(ctx, name, diff) {
 		return question
 	}
+	diff, _ = edits.Visible(diff)
 	p.s.client.LogMessage(context.WithoutCancel(ctx), &protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: "agentls: proposed change:\n" + diff})
 	return question + " (The diff is in the log.)"
 }

@@ -27,7 +27,7 @@ type proposer struct {
 
 func (p *proposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
 	ds, err := p.s.propose(ctx, p.r, []change{{
-		path: ch.Path, name: ch.Name, base: ch.Old, mine: ch.New, create: ch.Create, reason: ch.Reason,
+		path: ch.Path, name: ch.Name, target: ch.Target, base: ch.Old, mine: ch.New, create: ch.Create, reason: ch.Reason,
 	}})
 	if err != nil {
 		return agent.Decision{}, err
@@ -38,6 +38,7 @@ func (p *proposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision
 // A change is one file's change as a tool computed it: base → mine.
 type change struct {
 	path, name string
+	target     string // the real file the tool checked; "": not checked
 	base, mine string
 	create     bool
 	// delete deletes the file, which must still hold base (a revert of a
@@ -61,6 +62,13 @@ type fileChange struct {
 // longer applies; d then says why.
 func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision, ok bool) {
 	fc.change = c
+	if c.target != "" {
+		// The editor writes through path: it must still lead to the file
+		// the tool checked (and the user is shown).
+		if hops, err := ws.Links(c.path); err != nil || hops[len(hops)-1] != c.target {
+			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " no longer leads to the file that was checked (a symlink changed)"}, false
+		}
+	}
 	cur, err := ws.ReadFile(c.path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -138,10 +138,30 @@ func (r *liveRun) runnerSpec(ctx context.Context) runner.Spec {
 	if spec.args.URI != "" {
 		rs.ActiveFile, _ = workspace.PathFromURI(spec.args.URI)
 	}
+	rs.Diagnostics = r.diagnostics(rs.ActiveFile)
 	if r.stage != nil {
 		rs.BeforeComplete = r.beforeComplete
 	}
 	return rs
+}
+
+// diagnostics is where the run's get_diagnostics reads: the editor's
+// diagnostics when its plugin sends them, else the ones the run's command
+// carried for the active file, else none (no tool).
+func (r *liveRun) diagnostics(active string) func(abs string) map[string][]agent.Diagnostic {
+	switch {
+	case r.spec.settings.Diagnostics:
+		return r.s.diags.problems
+	case active != "" && len(r.spec.task.Diagnostics) > 0:
+		carried := r.spec.task.Diagnostics
+		return func(abs string) map[string][]agent.Diagnostic {
+			if abs != "" && abs != active {
+				return nil
+			}
+			return map[string][]agent.Diagnostic{active: carried}
+		}
+	}
+	return nil
 }
 
 // drive runs the harness and turns its events into progress, log lines and

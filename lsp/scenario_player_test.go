@@ -28,7 +28,8 @@ import (
 //	applyEdit apply|stale|hold     answer the next workspace/applyEdit
 //	applyEdit reject <reason>
 //	applyEdit error <code> <message>
-//	applyEdit partial [reject=1,2] [edit=0:<text>]
+//	applyEdit partial [reject=1,2] [edit=3:<text>]  hunks numbered from 1, as
+//	                               users and the model see them
 //	showMessageRequest <title>|dismiss|hold
 //	showMessageRequest error <code> <message>
 //	revert                         once the run has ended (its progress too),
@@ -383,7 +384,7 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 			switch k {
 			case "reject":
 				for _, n := range strings.Split(v, ",") {
-					i, err := strconv.Atoi(n)
+					i, err := hunkNumber(n)
 					if err != nil {
 						return reply{}, err
 					}
@@ -391,7 +392,7 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 				}
 			case "edit":
 				n, text, _ := strings.Cut(v, ":")
-				i, err := strconv.Atoi(n)
+				i, err := hunkNumber(n)
 				if err != nil {
 					return reply{}, err
 				}
@@ -408,6 +409,16 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 	}
 	res, err := p.r.ed.Apply(pr.ctx, &params, a)
 	return reply{res: res, err: err}, nil
+}
+
+// hunkNumber reads a hunk's number as people see it (from 1) and returns
+// its index on the wire (from 0).
+func hunkNumber(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("hunk %q: hunks are numbered from 1", s)
+	}
+	return n - 1, nil
 }
 
 // isSubagentToken reports whether a progress token is a subagent's.

@@ -48,12 +48,21 @@ type Config struct {
 	// Secrets are values no shell command and no trace may see, such as
 	// the model's API key.
 	Secrets []string
+	// After returns a channel that receives once d has passed, for the
+	// server's bounded waits (a run waiting for the first configuration
+	// pull); nil: time.After. Tests pass a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
 	// SessionDir is where sessions are kept (<dir>/<workspace
 	// hash>/<sessionId>.jsonl); "": in memory, for the server's life.
 	SessionDir string
+	// Environ is the environment the server started with, credentials
+	// included ("NAME=value"): shell commands start from it, less the
+	// variables that hold secrets, and traces scrub those secrets. nil: the
+	// process's environment now.
+	Environ []string
 }
 
 // Server is one LSP connection's server.
@@ -63,6 +72,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 	client protocol.Client
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
@@ -82,6 +92,7 @@ type Server struct {
 	runs     runs
 	files    fileLocks
 	docs     docWatch
+	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
 	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
@@ -128,8 +139,12 @@ func New(cfg Config) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.after = cfg.After
+	if s.after == nil {
+		s.after = time.After
+	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
-		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
 		Sessions: session.NewStore(cfg.SessionDir, s.now)}
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -117,6 +118,10 @@ func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 				}
 			}
 			return nil, s.DidChange(ctx, params)
+		case contract.MethodDiagnostics:
+			// In wire order with didChange: a list follows the change it
+			// is about.
+			return nil, s.didDiagnostics(ctx, req)
 		}
 		return h(ctx, req)
 	}

@@ -99,6 +99,9 @@ type Spec struct {
 	// System is what the front end tells the model besides the harness's
 	// own prompt (how its changes reach the user).
 	System string
+	// Diagnostics returns the problems the editor shows (see tools.Env);
+	// nil: the run has no get_diagnostics tool.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
 	// BeforeComplete runs when complete_task is called (agent.Config).
 	BeforeComplete func(ctx context.Context, result string) (feedback string, err error)
 	// TracePath is where the run's trace goes; "": the host's TraceDir.
@@ -198,7 +201,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics}
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
@@ -242,9 +245,11 @@ func (h *Host) agents(root string) []agent.Definition {
 
 // context is the run's project context, the AGENTS.md and GEMINI.md files
 // from the user's folder and the workspace folder down to the active
-// file's, and its environment.
+// file's, and its environment. Context files and their imports pass the
+// policy's checks (policy.Policy.CheckImport): nothing from .git/ or
+// .agentls/, no secret-looking file.
 func (h *Host) context(spec Spec) ([]agent.ContextFile, *agent.Environment) {
-	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile)
+	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile, spec.Policy.CheckImport)
 	for _, err := range errs {
 		h.warn(fmt.Sprintf("context file: %v", err))
 	}

@@ -20,6 +20,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/lsp/transport"
 	"github.com/agentls/agentls/workspace"
@@ -378,3 +379,15 @@ func (e *Editor) ProgressReports() []string {
 // Close closes the connection, as an editor that quits: the server reads
 // EOF.
 func (e *Editor) Close() error { return e.conn.Close() }
+
+// Diagnostics tells the server the diagnostics the editor shows for u
+// (agentls/diagnostics), as a plugin does.
+func (e *Editor) Diagnostics(ctx context.Context, u uri.URI, version *int32, ds []protocol.Diagnostic) {
+	e.t.Helper()
+	if ds == nil {
+		ds = []protocol.Diagnostic{}
+	}
+	if err := e.conn.Notify(ctx, contract.MethodDiagnostics, contract.DiagnosticsParams{URI: u, Version: version, Diagnostics: ds}); err != nil {
+		e.t.Fatalf("agentls/diagnostics: %v", err)
+	}
+}

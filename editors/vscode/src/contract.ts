@@ -141,10 +141,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -230,7 +232,7 @@ export interface RevertResult {
   outcome: Outcome;
   files: {
     name: string;
-    outcome: "reverted" | "deleted" | "emptied" | "conflict" | "declined";
+    outcome: "reverted" | "deleted" | "emptied" | "conflict" | "declined" | "failed";
     message?: string;
   }[];
   summary: string;
@@ -400,11 +402,19 @@ export interface Settings {
   }>;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
     prompt: string;
   }[];
+}
+
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -531,6 +541,11 @@ export const settingsSchema = {
       "description": "send agentls/event notifications (plugins turn it on)",
       "default": false
     },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
+      "default": false
+    },
     "customActions": {
       "type": "array",
       "items": {
@@ -574,11 +589,12 @@ export const defaultSettings: Readonly<Settings> = {
   "maxBudget": 0,
   "prices": {},
   "events": false,
+  "diagnostics": false,
   "customActions": []
 };
 
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events"];
+export const pluginSettings: readonly string[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;
