@@ -593,8 +593,10 @@ export const defaultSettings: Readonly<Settings> = {
   "customActions": []
 };
 
+export type PluginSetting = 'events' | 'diagnostics';
+
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events","diagnostics"];
+export const pluginSettings: readonly PluginSetting[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;
