@@ -32,7 +32,7 @@ export interface Settings {
 
 function serverDefaultSettings(): ServerSettings {
   const entries = Object.entries(serverDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k));
-  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [] };
+  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [], prices: {} };
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -80,6 +80,7 @@ interface Property {
   minimum?: number;
   exclusiveMinimum?: number;
   items?: { properties: Record<string, Property> };
+  additionalProperties?: { properties: Record<string, Property>; required?: readonly string[] };
 }
 
 /**
@@ -109,8 +110,48 @@ function checkProperty(p: Property, v: unknown): Checked<unknown> {
       return typeof v === 'boolean' ? ok(v) : wrongType(v);
     case 'array':
       return checkActions(p, v);
+    case 'object':
+      return checkPrices(p, v);
   }
   return wrongType(v);
+}
+
+/**
+ * checkPrices checks an object of objects (the prices, by model name)
+ * against the schema of its values.
+ */
+function checkPrices(p: Property, v: unknown): Checked<unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return wrongType(v);
+  }
+  const props = p.additionalProperties?.properties ?? {};
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, price] of Object.entries(v as Record<string, unknown>)) {
+    if (name.trim() === '') {
+      return bad('a price needs a model name');
+    }
+    if (typeof price !== 'object' || price === null || Array.isArray(price)) {
+      return wrongType(v);
+    }
+    const o = price as Record<string, unknown>;
+    const unknown = Object.keys(o).find((k) => !(k in props));
+    if (unknown !== undefined) {
+      return bad(`unknown field "${unknown}"`);
+    }
+    for (const k of p.additionalProperties?.required ?? []) {
+      if (!(k in o)) {
+        return wrongType(v);
+      }
+    }
+    for (const [k, x] of Object.entries(o)) {
+      const kp = props[k];
+      if (kp && !checkProperty(kp, x).ok) {
+        return typeof x === 'number' && x < 0 ? bad(`${name}: prices must not be negative`) : wrongType(v);
+      }
+    }
+    out[name] = { ...o };
+  }
+  return ok(out);
 }
 
 /** checkActions checks an array of objects whose properties are non-empty strings. */
@@ -145,7 +186,7 @@ const checkReviewMode = oneOf<ReviewMode>('refactorPreview', 'diffEditor');
  * is reported, as is an unknown key.
  */
 export function readSettings(raw: unknown): { settings: Settings; problems: string[] } {
-  const server: ServerSettings = { ...defaultSettings.server, customActions: [] };
+  const server: ServerSettings = { ...defaultSettings.server, customActions: [], prices: {} };
   const settings: Settings = { path: defaultSettings.path, reviewMode: defaultSettings.reviewMode, server };
   const problems: string[] = [];
   if (raw === undefined || raw === null) {
@@ -204,5 +245,5 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 
 /** initializationOptions are the server's settings with events turned on. */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
-  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true };
+  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true };
 }
