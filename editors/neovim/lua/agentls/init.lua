@@ -4,6 +4,7 @@ local config = require('agentls.config')
 local client = require('agentls.client')
 local proposal = require('agentls.proposal')
 local runs = require('agentls.runs')
+local sessions = require('agentls.sessions')
 
 local api = vim.api
 
@@ -11,6 +12,7 @@ local M = {}
 
 M.proposal = proposal
 M.runs = runs
+M.sessions = sessions
 
 local function define_highlights()
   local links = {
@@ -58,7 +60,8 @@ end
 
 -- Runs -------------------------------------------------------------------------
 
---- Starts a run. opts: {bufnr, line1, line2 (a range, the context), on_started(run_id)}.
+--- Starts a run. opts: {bufnr, line1, line2 (a range, the context),
+--- session_id (a follow-up of that session), on_started(run_id)}.
 function M.run(prompt, opts)
   opts = opts or {}
   if not prompt or vim.trim(prompt) == '' then
@@ -70,7 +73,7 @@ function M.run(prompt, opts)
   if not c then
     return
   end
-  local args = { prompt = prompt }
+  local args = { prompt = prompt, sessionId = opts.session_id }
   local file = client.is_file_buffer(bufnr) and not vim.b[bufnr].agentls_pending_create
   if file then
     args.uri = vim.uri_from_bufnr(bufnr)
@@ -86,7 +89,8 @@ function M.run(prompt, opts)
       end
       local id = type(result) == 'table' and result.runId or nil
       if id then
-        runs.started(ready.id, id, prompt)
+        runs.started(ready.id, id, prompt, result.sessionId)
+        sessions.started(result.sessionId, prompt)
         if opts.on_started then
           opts.on_started(id)
         end
@@ -129,8 +133,9 @@ function M.runs_lines()
     if state == 'done' then
       state = 'ended: ' .. tostring(r.reason or '?')
     end
-    local line = string.format('%s  %-16s %2d turn%s  %s', id, state, r.turns or 0, (r.turns or 0) == 1 and ' ' or 's',
-      vim.trim((r.prompt or ''):gsub('\n.*', ' …')))
+    local cost = sessions.cost(r.usage)
+    local line = string.format('%s  %-16s %2d turn%s  %-9s %s', id, state, r.turns or 0, (r.turns or 0) == 1 and ' ' or 's',
+      cost ~= '' and cost or '-', vim.trim((r.prompt or ''):gsub('\n.*', ' …')))
     if r.state ~= 'done' and r.message then
       line = line .. '  · ' .. r.message
     end
@@ -174,8 +179,12 @@ local function commands()
     if o.range and o.range > 0 then
       opts.line1, opts.line2 = o.line1, o.line2
     end
+    if o.bang then
+      sessions.follow(o.args, opts) -- :AgentRun! follows up the current conversation
+      return
+    end
     M.run(o.args, opts)
-  end, { nargs = '+', range = true, desc = 'agentls: run the agent with a prompt (a range is its context)' })
+  end, { nargs = '+', range = true, bang = true, desc = 'agentls: run the agent with a prompt (a range is its context; ! follows up)' })
   api.nvim_create_user_command('AgentCancel', function(o)
     M.cancel(o.args ~= '' and o.args or nil)
   end, {
@@ -195,6 +204,7 @@ local function commands()
   api.nvim_create_user_command('AgentLog', function()
     M.open_log()
   end, { desc = 'agentls: open the run transcript' })
+  sessions.define_commands()
 end
 
 function M.setup(opts)
