@@ -140,3 +140,46 @@ func TestBudgetNotReached(t *testing.T) {
 		t.Errorf("run end = %+v", got)
 	}
 }
+
+// TestContinuedRunCompresses: a continued history is compressed like any
+// other, and what SaveHistory tells is what the model was sent.
+func TestContinuedRunCompresses(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 60_000) // 15,000 tokens, more than half the window
+	history := []*genai.Content{
+		genai.NewContentFromText("read the log", genai.RoleUser),
+		{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "log"}}}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{Name: "echo", Response: map[string]any{"output": big}}}}},
+		{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "complete_task", Args: map[string]any{"result": "read"}}}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{Name: "complete_task", Response: map[string]any{"output": "done"}}}}},
+	}
+	srv, m := fake(t, geminitest.Reply(complete("summed up")))
+	saved := slices.Clone(history)
+	save := func(c agent.HistoryChange) {
+		var ok bool
+		if saved, ok = roundTrip(t, c).Apply(saved); !ok {
+			t.Fatalf("change keeps %d of %d", c.Keep, len(saved))
+		}
+	}
+	evs := collect(t, t.Context(), agent.Config{Model: m, Tools: []agent.Tool{echoTool()}, History: history, SaveHistory: save,
+		ContextWindow: 20_000, CompressAt: 0.5}, agent.Task{Prompt: "sum it up"})
+	var methods []string
+	for _, ev := range evs {
+		if ev.Type == agent.EventCompressed {
+			methods = append(methods, ev.Compressed.Method)
+		}
+	}
+	if len(methods) != 1 {
+		t.Errorf("compressions: %q, want one", methods)
+	}
+	sent := srv.Requests()[0].Contents
+	if b := jsonOf(t, sent); strings.Contains(b, big) || !strings.Contains(b, "to save context") {
+		t.Errorf("the request still holds the big output, or says nothing of it: %.3000s", strings.ReplaceAll(b, big, "BIG"))
+	}
+	if len(saved) < len(sent) {
+		t.Fatalf("saved %d contents, sent %d", len(saved), len(sent))
+	}
+	if diff := cmp.Diff(jsonOf(t, sent), jsonOf(t, saved[:len(sent)])); diff != "" {
+		t.Errorf("what was saved is not what was sent (-sent +saved):\n%s", diff)
+	}
+}

@@ -89,7 +89,7 @@ func (s *Server) revertCommand(ctx context.Context, params *protocol.ExecuteComm
 func (r *liveRun) revert(ctx context.Context, runID string, changes []session.Change) contract.RevertResult {
 	res := contract.RevertResult{RunID: runID}
 	ws := r.spec.ws
-	files, err := session.PlanRevert(changes, func(path string) (string, bool, error) {
+	files, err := session.PlanRevert(r.spec.root, changes, func(path string) (string, bool, error) {
 		f, err := ws.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", false, nil

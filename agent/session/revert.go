@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentls/agentls/edits"
@@ -21,14 +22,25 @@ type FileRevert struct {
 	// Skipped are the parts of the run's changes the user changed since:
 	// they are left as the user left them (lines of the run's text).
 	Skipped []edits.LineSpan
+	// Outside says the file is not in the session's workspace folder: it
+	// is left alone.
+	Outside bool
+}
+
+// inside reports whether path is in the folder root.
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && filepath.IsAbs(path) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // PlanRevert plans the revert of changes (a run's, from
-// [Writer.Revertable]) on the files as read returns them now. Each file's
+// [Writer.Revertable]) on the files as read returns them now; root is the
+// session's workspace folder, and a change of a file outside it (a session
+// file edited by hand) is never touched. Each file's
 // changes are undone the last first, each by rebasing its inverse (after
 // → before) onto the text: the user's typing since is kept, and the parts
 // of a change the user changed since are skipped, never overwritten.
-func PlanRevert(changes []Change, read func(path string) (text string, exists bool, err error)) ([]FileRevert, error) {
+func PlanRevert(root string, changes []Change, read func(path string) (text string, exists bool, err error)) ([]FileRevert, error) {
 	var files []*FileRevert
 	byPath := map[string]*FileRevert{}
 	for _, c := range changes {
@@ -42,6 +54,11 @@ func PlanRevert(changes []Change, read func(path string) (text string, exists bo
 	}
 	out := make([]FileRevert, len(files))
 	for i, f := range files {
+		if !inside(root, f.Path) {
+			f.Outside = true
+			out[i] = *f
+			continue
+		}
 		text, exists, err := read(f.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
@@ -66,6 +83,8 @@ func PlanRevert(changes []Change, read func(path string) (text string, exists bo
 func (f FileRevert) Settled() (rf RevertedFile, ok bool) {
 	rf.Name = f.Name
 	switch {
+	case f.Outside:
+		rf.Outcome, rf.Message = Failed, "outside the session's workspace folder: left alone"
 	case !f.Exists && f.Changes[0].Create:
 		rf.Outcome, rf.Message = Deleted, "already deleted"
 	case !f.Exists:

@@ -17,6 +17,7 @@ func TestPlanRevert(t *testing.T) {
 		{Path: "/w/gone.go", Name: "gone.go", Before: "g\n", After: "G\n"},
 		{Path: "/w/mine.go", Name: "mine.go", Before: "m\n", After: "M\n"},
 		{Path: "/w/kept.go", Name: "kept.go", After: "k\n", Create: true},
+		{Path: "/etc/passwd", Name: "passwd", Before: "root\n", After: "x\n"}, // a session file edited by hand
 	}
 	disk := map[string]string{
 		"/w/a.go":    "top\na\nB\nc\nD\n", // the user typed a line above since
@@ -24,7 +25,10 @@ func TestPlanRevert(t *testing.T) {
 		"/w/mine.go": "MINE\n", // the user changed the run's line
 		"/w/kept.go": "k\nmore\n",
 	}
-	files, err := session.PlanRevert(changes, func(p string) (string, bool, error) {
+	files, err := session.PlanRevert("/w", changes, func(p string) (string, bool, error) {
+		if p == "/etc/passwd" {
+			t.Error("the plan read a file outside the workspace folder")
+		}
 		text, ok := disk[p]
 		return text, ok, nil
 	})
@@ -50,6 +54,7 @@ func TestPlanRevert(t *testing.T) {
 		{Name: "gone.go", Target: "", Settled: "conflict: deleted since the run"},
 		{Name: "mine.go", Target: "MINE\n", Settled: "conflict: you have changed every line the run changed: line 1 left as you changed it"},
 		{Name: "kept.go", Target: "more\n"}, // the user's line stays: not deleted
+		{Name: "passwd", Settled: "failed: outside the session's workspace folder: left alone"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("plans (-want +got):\n%s", diff)

@@ -177,7 +177,7 @@ func revertCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
 	}
-	files, err := session.PlanRevert(changes, readDisk)
+	files, err := session.PlanRevert(info.Root, changes, readDisk)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitError
