@@ -158,6 +158,11 @@ func (a *approver) question(ap agent.Approval) string {
 		d, _ = edits.VisibleLine(shorten(d, 300))
 		fmt.Fprintf(&b, "\n%s", d)
 	}
+	if ap.Command != "" {
+		if names := a.s.unsavedNames(a.ws, a.root); len(names) > 0 {
+			fmt.Fprintf(&b, "\nUnsaved in the editor, not seen by the command: %s.", strings.Join(names, ", "))
+		}
+	}
 	return b.String()
 }
 

@@ -43,7 +43,9 @@ func runShellCommand(st *state) agent.Tool {
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
-		return st.runShell(ctx, a.Command, dir)
+		unsaved := st.unsaved()
+		res, err := st.runShell(ctx, a.Command, dir)
+		return withUnsaved(res, unsaved), err
 	}), st}
 }
 

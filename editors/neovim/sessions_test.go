@@ -10,8 +10,11 @@ import (
 // Conversations in Neovim: follow-ups (:AgentFollow, :AgentRun!, a pick in
 // :AgentSessions) send the model the conversation so far; :AgentRuns
 // shows what each run cost; :AgentRevert puts the first run's change back.
-func TestNeovimSessions(t *testing.T) {
-	t.Parallel()
+func TestSessions(t *testing.T) {
+	eachNeovim(t, testSessions)
+}
+
+func testSessions(t *testing.T, nv neovim) {
 	done := func(result string) geminitest.Turn {
 		return geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": result}))
 	}
@@ -19,7 +22,7 @@ func TestNeovimSessions(t *testing.T) {
 		script: "sessions",
 		files:  map[string]string{"main.go": mainGo},
 		turns:  append(renameTurns("Renamed."), done("It prints hi."), done("Il dit salut."), done("Done.")),
-	}.run(t)
+	}.run(t, nv)
 	r := s.res
 	calls := s.modelCalls()
 	if len(calls) != 6 {

@@ -50,6 +50,7 @@ H.main(function()
 
   vim.cmd('AgentRevert ' .. runs.order[1])
   H.wait_proposal(b)
+  vim.api.nvim_set_current_buf(b) -- an answer the server showed may be in front (0.12)
   H.keys('ga')
   H.wait(15000, function()
     return sessions.last_revert ~= nil

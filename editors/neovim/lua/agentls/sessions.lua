@@ -10,7 +10,8 @@ local M = {}
 
 local nn = compat.nn
 
---- The session follow-ups go to: {id = 's-…', title = '…'}, or nil.
+--- The session follow-ups go to: {id = 's-…', title = '…', client_id = the
+--- server that holds it}, or nil.
 M.current = nil
 --- The last revert's answer (agentls.revert's RevertResult), for tests and
 --- mappings of one's own.
@@ -50,9 +51,9 @@ local function notify(msg, level)
 end
 
 --- Notes a run's session: a new one becomes the current one.
-function M.started(session_id, prompt)
+function M.started(session_id, prompt, client_id)
   if session_id and (not M.current or M.current.id ~= session_id) then
-    M.current = { id = session_id, title = vim.trim((prompt or ''):gsub('\n.*', '')) }
+    M.current = { id = session_id, title = vim.trim((prompt or ''):gsub('\n.*', '')), client_id = client_id }
   end
 end
 
@@ -62,14 +63,19 @@ function M.follow(prompt, opts)
     notify('agentls: no conversation to follow up yet: :AgentRun starts one, :AgentSessions picks one', vim.log.levels.WARN)
     return
   end
-  opts = vim.tbl_extend('force', opts or {}, { session_id = M.current.id })
+  -- The session's server: the current buffer may be another's (an answer
+  -- the server showed opens under a server of its own).
+  opts = vim.tbl_extend('force', opts or {}, { session_id = M.current.id, client_id = M.current.client_id })
   require('agentls').run(prompt, opts)
 end
 
 --- Calls fn(result) with agentls.sessions' answer for the current buffer's
 --- server.
 function M.list(fn)
-  local c = client.for_buffer(vim.api.nvim_get_current_buf()) or client.any()
+  local c = M.current and M.current.client_id and compat.get_client(M.current.client_id)
+  if not c or compat.is_stopped(c) then
+    c = client.for_buffer(vim.api.nvim_get_current_buf()) or client.any()
+  end
   if not c then
     notify('agentls: the server is not running', vim.log.levels.WARN)
     return
@@ -79,7 +85,7 @@ function M.list(fn)
       notify('agentls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
       return
     end
-    fn(result or {})
+    fn(result or {}, c.id)
   end)
 end
 
@@ -93,7 +99,7 @@ end
 --- :AgentSessions: picks a session of the workspace to continue, then asks
 --- what to do next.
 function M.pick()
-  M.list(function(result)
+  M.list(function(result, client_id)
     for _, p in ipairs(nn(result.problems) or {}) do
       notify('agentls: ' .. p, vim.log.levels.WARN)
     end
@@ -106,7 +112,7 @@ function M.pick()
       if not s then
         return
       end
-      M.current = { id = s.id, title = s.title }
+      M.current = { id = s.id, title = s.title, client_id = client_id }
       vim.ui.input({ prompt = 'agentls: follow up: ' }, function(prompt)
         if prompt and vim.trim(prompt) ~= '' then
           M.follow(prompt)
