@@ -27,12 +27,13 @@ func (s *Server) revertCommand(ctx context.Context, params *protocol.ExecuteComm
 	if strings.TrimSpace(args.RunID) == "" {
 		return nil, fmt.Errorf("%w: %s needs a \"runId\"", errInvalidParams, contract.CommandRevert)
 	}
-	if s.runs.running(args.RunID) {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("agentls: run %s is still running; revert it once it has ended", args.RunID))
-	}
+	// A run that is still going holds its session: Lock below says so.
 	ws := s.workspace()
 	info, err := s.host.Sessions.FindRun(ws.Roots(), args.RunID)
 	if err != nil {
+		if s.runs.running(args.RunID) { // started, and not yet in its session
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("agentls: session busy: %s is running in it; wait for it to end, or cancel it", args.RunID))
+		}
 		return nil, sessionError(contract.CommandRevert, err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)

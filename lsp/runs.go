@@ -73,7 +73,7 @@ func (rs *runs) remove(h *runHandle) {
 	}
 }
 
-// running reports whether run id is running.
+// running reports whether run id is registered (it runs, or is ending).
 func (rs *runs) running(id string) bool {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()

@@ -192,7 +192,7 @@ func TestBusySession(t *testing.T) {
 	}
 	var res contract.RunResult
 	rpcError(t, execute(ctx, s, contract.CommandRun, contract.RunArgs{Prompt: "again", SessionID: first.SessionID}, &res), jsonrpc2.InvalidRequest, first.RunID+" is running in it")
-	rpcError(t, execute(ctx, s, contract.CommandRevert, contract.RevertArgs{RunID: first.RunID}, &res), jsonrpc2.InvalidRequest, "still running")
+	rpcError(t, execute(ctx, s, contract.CommandRevert, contract.RevertArgs{RunID: first.RunID}, &res), jsonrpc2.InvalidRequest, first.RunID+" is running in it")
 	<-arrived // the slow answer is the first run's, not the follow-up's
 	if err := execute(ctx, s, contract.CommandCancel, contract.CancelArgs{RunID: first.RunID}, nil); err != nil {
 		t.Fatal(err)
