@@ -25,12 +25,14 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/subagent"
@@ -70,6 +72,11 @@ type Host struct {
 	// Sessions keeps the conversations runs belong to (see [Host.Session]);
 	// nil: runs belong to none.
 	Sessions *session.Store
+	// MCP holds the MCP servers of the front end's runs, one per server
+	// per workspace folder, started when a run first needs them (see
+	// Spec.Settings.MCPServers); the front end closes it when it ends.
+	// nil: runs have no MCP tools.
+	MCP *mcp.Manager
 }
 
 // A Spec is one run, as a front end asks for it.
@@ -131,11 +138,16 @@ type Run struct {
 	trace   *trace.Writer
 	header  trace.Header
 	warn    func(string)
+	now     func() time.Time
 	session *session.Writer // nil once released
 	// sessionID names the run's session, "" for none.
 	sessionID string
 	prompt    string // the task as the session records it
 	model     string
+	// prepare, when set, runs as the run starts: it starts the run's MCP
+	// servers, gives the run their tools, and returns the problems to
+	// report on the run.
+	prepare func(ctx context.Context) []string
 }
 
 // parts are what a live run and a replayed one take from different places.
@@ -145,6 +157,8 @@ type parts struct {
 	approver agent.Approver
 	proposer agent.Proposer
 	agents   []agent.Definition
+	// mcp are the tools of the run's MCP servers.
+	mcp []agent.Tool
 	// wrap replaces the tools that must not run again in a replay.
 	wrap func([]agent.Tool) []agent.Tool
 }
@@ -164,7 +178,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.RunID == "" {
 		spec.RunID = trace.NewRunID("main")
 	}
-	run := &Run{Task: spec.Task, warn: h.warn, session: spec.Session, prompt: spec.Task.Prompt, model: name}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now, session: spec.Session, prompt: spec.Task.Prompt, model: name}
 	if spec.Session != nil {
 		run.sessionID = spec.Session.ID()
 		run.Task.Notes = append(spec.Session.Notes(), run.Task.Notes...)
@@ -190,6 +204,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if run.trace != nil {
 		run.header = h.header(spec, p.agents)
 	}
+	run.prepare = h.prepareMCP(run, spec, p)
 	return run, nil
 }
 
@@ -220,7 +235,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
 				e.Proposer = nil // read-only unless the definition says otherwise
 			}
-			return p.wrap(tools.Builtin(e))
+			return p.wrap(append(tools.Builtin(e), listed(p.mcp, def)...))
 		},
 		Run: shared,
 	})
@@ -228,7 +243,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	cfg.Model = p.model
 	cfg.Agent = agent.Definition{Name: "main", MaxTurns: spec.Settings.MaxTurns,
 		Timeout: time.Duration(spec.Settings.TimeoutMinutes * float64(time.Minute))}
-	cfg.Tools = p.wrap(append(tools.Builtin(env), subagents...))
+	cfg.Tools = p.wrap(slices.Concat(tools.Builtin(env), subagents, p.mcp))
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
 	cfg.RunID = spec.RunID
@@ -302,6 +317,12 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 		settings[k] = v
 	}
 	settings["approvalMode"] = string(spec.Policy.Mode())
+	// A server's env, headers and arguments may hold credentials: the
+	// trace names the servers, and records their tools (MCPTools).
+	delete(settings, "mcpServers")
+	if len(spec.Settings.MCPServers) > 0 {
+		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
+	}
 	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
 	if spec.Session != nil {
 		hd.Session = spec.Session.ID()
@@ -314,14 +335,19 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 
 // Events starts the run and returns its event stream (see agent.Run),
 // writing the trace and the session as it goes and closing them at the
-// end.
+// end. The run's MCP servers start first; what went wrong with them follows
+// run_start as warning events.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 	return func(yield func(agent.Event, error) bool) {
 		defer r.Discard()
+		var warnings []string
 		if s := r.session; s != nil {
 			if err := s.BeginRun(r.Config.RunID, r.prompt, r.model); err != nil {
-				r.warn(fmt.Sprintf("the run is not kept in its session: %v", err))
+				warnings = append(warnings, fmt.Sprintf("this run is not kept in its session (a follow-up will not see it, a revert cannot undo it): %v", err))
 			}
+		}
+		if r.prepare != nil {
+			warnings = append(warnings, r.prepare(ctx)...)
 		}
 		events := agent.Run(ctx, r.Config, r.Task)
 		if r.trace != nil {
@@ -333,6 +359,18 @@ func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 			}
 			if !yield(ev, err) {
 				return
+			}
+			if err != nil || ev.Type != agent.EventRunStart {
+				continue
+			}
+			for _, w := range warnings {
+				wev := warning(ev, w, r.now())
+				if r.trace != nil {
+					r.trace.Event(wev)
+				}
+				if !yield(wev, nil) {
+					return
+				}
 			}
 		}
 	}

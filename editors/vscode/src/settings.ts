@@ -79,8 +79,8 @@ interface Property {
   pattern?: string;
   minimum?: number;
   exclusiveMinimum?: number;
-  items?: { properties: Record<string, Property> };
-  additionalProperties?: { properties: Record<string, Property>; required?: readonly string[] };
+  items?: { type?: string; properties?: Record<string, Property> };
+  additionalProperties?: { type?: string; properties?: Record<string, Property>; required?: readonly string[] };
 }
 
 /**
@@ -111,7 +111,8 @@ function checkProperty(p: Property, v: unknown): Checked<unknown> {
     case 'array':
       return checkActions(p, v);
     case 'object':
-      return checkPrices(p, v);
+      // mcpServers: the server checks each server and names what is wrong.
+      return typeof v === 'object' && v !== null && !Array.isArray(v) ? ok(v) : wrongType(v);
   }
   return wrongType(v);
 }
@@ -235,7 +236,7 @@ function isServerKey(k: string): k is keyof ServerSettings {
 // K ties the key to its check's value type.
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, value: unknown): string | undefined {
-  const c = checkProperty(settingsSchema.properties[key], value);
+  const c = key === 'prices' ? checkPrices(settingsSchema.properties[key], value) : checkProperty(settingsSchema.properties[key], value);
   if (!c.ok) {
     return c.problem;
   }
@@ -246,4 +247,24 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 /** initializationOptions are the server's settings with events turned on. */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
   return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true };
+}
+
+/**
+ * userScopeOnly gives the section the user-scope value of mcpServers
+ * (inspect().globalValue), whatever the workspace's settings say: a server
+ * starts a program, and a repository's .vscode/settings.json is anyone's.
+ * A workspace's own servers go in its .agentls/settings.json, which the
+ * server reads only in a folder the user trusts.
+ */
+export function userScopeOnly(section: unknown, userServers: unknown): unknown {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+    return section;
+  }
+  const out: Record<string, unknown> = { ...(section as Record<string, unknown>) };
+  if (userServers === undefined) {
+    delete out.mcpServers;
+  } else {
+    out.mcpServers = userServers;
+  }
+  return out;
 }
