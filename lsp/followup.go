@@ -24,6 +24,7 @@ const followUpChars = 4000
 // what the answer was about.
 type answer struct {
 	runID, title string
+	sessionID    string // the answered run's session, "" for none
 	file         string // the answered run's active file (absolute), if any
 	selection    *agent.Selection
 	text         string
@@ -60,6 +61,9 @@ func (as *answers) get(runID string) (answer, bool) {
 // remember keeps r's text answer for follow-up runs.
 func (r *liveRun) remember(text string) {
 	a := answer{runID: r.spec.h.id, title: r.title(), selection: r.spec.task.Selection, text: text}
+	if r.spec.session != nil {
+		a.sessionID = r.spec.session.ID()
+	}
 	if f := r.spec.task.File; f != "" {
 		a.file = filepath.Join(r.spec.root, filepath.FromSlash(f))
 	}
@@ -70,7 +74,9 @@ func (r *liveRun) remember(text string) {
 // folders (an answer's Markdown file, a file VS Code opened from
 // elsewhere): the run uses the workspace instead of failing. From an
 // answer's file it takes the answered run's file and selection, and
-// quotes the answer. Other arguments are returned as they are.
+// continues its session (the model has the answer in its conversation)
+// unless the command names another; without a session it quotes the
+// answer. Other arguments are returned as they are.
 func (s *Server) followUp(ws *workspace.Workspace, args contract.RunArgs) (contract.RunArgs, *answer) {
 	if args.URI == "" {
 		return args, nil
@@ -93,6 +99,11 @@ func (s *Server) followUp(ws *workspace.Workspace, args contract.RunArgs) (contr
 	} else {
 		a.file, a.selection = "", nil
 	}
+	if args.SessionID == "" && a.sessionID != "" {
+		args.SessionID = a.sessionID
+	} else {
+		a.sessionID = "" // not continued: the task quotes the answer
+	}
 	return args, &a
 }
 
@@ -105,14 +116,18 @@ func (s *Server) answerAt(path string) (answer, bool) {
 	return s.answers.get(strings.TrimSuffix(filepath.Base(path), ".md"))
 }
 
-// into puts the answered run's selection and the answer into a follow-up
-// run's task. A nil answer changes nothing.
+// into puts the answered run's selection into a follow-up run's task, and
+// the answer when the run does not continue the answered run's session. A
+// nil answer changes nothing.
 func (a *answer) into(task *agent.Task) {
 	if a == nil {
 		return
 	}
 	if a.selection != nil && task.Selection == nil {
 		task.Selection = a.selection
+	}
+	if a.sessionID != "" {
+		return // the session's conversation holds the answer
 	}
 	text := strings.TrimSpace(a.text)
 	if r := []rune(text); len(r) > followUpChars {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/workspace"
@@ -15,8 +16,8 @@ import (
 // TestRunFromAnswerDocument starts a run from an Explain answer's Markdown
 // file (outside the workspace, in the cache directory), then from another
 // file outside the workspace: neither is refused. The first works on the
-// file and selection the answer was about and quotes the answer; the second
-// uses the workspace with no active file.
+// file and selection the answer was about, in the answered run's session;
+// the second uses the workspace with no active file.
 func TestRunFromAnswerDocument(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -52,11 +53,20 @@ func TestRunFromAnswerDocument(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("model calls = %d, want 3", len(reqs))
 	}
-	followUp := firstUserText(reqs[1])
-	for _, want := range []string{"now fix it", "Active file: main.go", `func Hello() string { return "hi" }`,
-		"This follows your earlier answer (Explain selection):\nHello returns a greeting; its name is vague."} {
-		if !strings.Contains(followUp, want) {
-			t.Errorf("the follow-up's task lacks %q:\n%s", want, followUp)
+	// The follow-up continues the answered run's session: its model has
+	// the explanation in its conversation, and works on the same file and
+	// selection.
+	followUp := reqs[1]
+	history, _ := json.Marshal(followUp.Contents[:len(followUp.Contents)-1])
+	for _, want := range []string{"Explain this", "Hello returns a greeting; its name is vague."} {
+		if !strings.Contains(string(history), want) {
+			t.Errorf("the follow-up's conversation lacks %q:\n%s", want, history)
+		}
+	}
+	task := userText(followUp.Contents[len(followUp.Contents)-1])
+	for _, want := range []string{"now fix it", "Active file: main.go", `func Hello() string { return "hi" }`} {
+		if !strings.Contains(task, want) {
+			t.Errorf("the follow-up's task lacks %q:\n%s", want, task)
 		}
 	}
 	elsewhere := firstUserText(reqs[2])
@@ -67,8 +77,13 @@ func TestRunFromAnswerDocument(t *testing.T) {
 
 // firstUserText is the text of a model request's first content: the task.
 func firstUserText(req geminitest.Request) string {
+	return userText(req.Contents[0])
+}
+
+// userText is the text of a content's parts.
+func userText(c *genai.Content) string {
 	var b strings.Builder
-	for _, p := range req.Contents[0].Parts {
+	for _, p := range c.Parts {
 		b.WriteString(p.Text)
 	}
 	return b.String()

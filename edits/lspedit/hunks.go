@@ -1,10 +1,6 @@
 package lspedit
 
-import (
-	"sort"
-
-	"github.com/agentls/agentls/edits"
-)
+import "github.com/agentls/agentls/edits"
 
 // lineHunks merges edits into one edit per hunk, each replacing whole lines
 // of old: from the start of the hunk's first line to the end of its last
@@ -19,14 +15,13 @@ func lineHunks(old string, es []edits.Edit) []edits.Edit {
 	if len(es) == 0 {
 		return es
 	}
-	m := NewMapper(old)
-	line := func(offset int) int {
-		return sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > offset }) - 1
-	}
+	lines := NewMapper(old).l
+	line := lines.LineOf
 	var out []edits.Edit
 	first, end := 0, line(es[0].End) // the hunk's first edit, and the last line it reaches
 	flush := func(last int) {
-		start, stop := m.lines[line(es[first].Start)], m.lineEnd(end)
+		start, _ := lines.Line(line(es[first].Start))
+		_, stop := lines.Line(end)
 		var b []byte
 		at := start
 		for _, e := range es[first : last+1] {

@@ -65,6 +65,10 @@ class Group {
   }
 }
 
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function killGroup(pid, sig) {
   try {
     process.kill(-pid, sig);
@@ -292,8 +296,13 @@ export class Harness {
         await this.page.keyboard.press('F1');
         const input = this.page.locator('.quick-input-widget input');
         await input.fill(`>${title}`, { timeout: 5000 });
-        await this.quickRow(title).waitFor({ timeout: 5000 });
-        await this.page.keyboard.press('Enter');
+        // The row whose label is the title, not the best fuzzy match
+        // ("agentls: Revert run…" for "agentls: Run…").
+        const row = this.page
+          .locator('.quick-input-widget .monaco-list-row')
+          .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+          .first();
+        await row.click({ timeout: 5000 });
         return;
       } catch (err) {
         if (attempt === 3) {

@@ -185,7 +185,9 @@ scenario(
     const fix = await h.endedRun('now fix it');
     assert.equal(fix.end.reason, 'goal');
     assert.equal(fix.header.task.file, 'explain.go');
-    assert.match(fix.header.task.prompt, /This follows your earlier answer/);
+    // It continues the explanation's session: its model has the answer.
+    assert.ok(explain.header.session, 'the explain run has a session');
+    assert.equal(fix.header.session, explain.header.session);
     assert.match(fix.header.task.selection.text, /func Sum/);
     await h.answerShown(fix); // a text answer too: its document opens
   },
