@@ -89,6 +89,15 @@ type scenarioFlags struct {
 	Action *actionFlags `json:"action"`
 	// Settle is the server's SettleTimeout (default 300ms).
 	Settle string `json:"settle"`
+	// DiagWait is the server's DiagnosticsWait (default 2s).
+	DiagWait string `json:"diagWait"`
+	// Clock "fake" gives the server a clock whose time passes only at the
+	// editor's tick steps.
+	Clock string `json:"clock"`
+	// Diagnostics are sent (agentls/diagnostics) before the run, for open
+	// files at their versions: file → diagnostics as the diagnostics step
+	// writes them.
+	Diagnostics map[string][]string `json:"diagnostics"`
 	// ProgressRate checks the bound on $/progress reports.
 	ProgressRate bool `json:"progressRate"`
 	// Skip skips the scenario, saying why.
@@ -173,6 +182,7 @@ type scenarioRun struct {
 	dir   string // the scenario's files
 	cache string // the server's cache directory
 	play  *player
+	clock *fakeClock // the server's clock with "clock": "fake"; nil: the real one
 	start time.Time
 	runID chan string // holds the run's id once it started
 }
@@ -198,7 +208,7 @@ func (sc *scenario) run(t *testing.T) {
 			t.Fatalf("settle: %v", err)
 		}
 	}
-	srv := lsp.New(lsp.Config{
+	cfg := lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
 				Getenv: func(string) string { return "" }})
@@ -206,7 +216,22 @@ func (sc *scenario) run(t *testing.T) {
 		Version:       "test",
 		CacheDir:      r.cache,
 		SettleTimeout: settle,
-	})
+	}
+	if sc.flags.DiagWait != "" {
+		var err error
+		if cfg.DiagnosticsWait, err = time.ParseDuration(sc.flags.DiagWait); err != nil {
+			t.Fatalf("diagWait: %v", err)
+		}
+	}
+	switch sc.flags.Clock {
+	case "":
+	case "fake":
+		r.clock = newFakeClock()
+		cfg.After = r.clock.After
+	default:
+		t.Fatalf("flags: unknown clock %q", sc.flags.Clock)
+	}
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	sctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -245,6 +270,11 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(sc.flags.Buffers)) {
 		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.flags.Buffers[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Diagnostics)) {
+		if err := r.sendDiagnostics(ctx, append([]string{name}, sc.flags.Diagnostics[name]...)); err != nil {
+			t.Fatalf("flags: diagnostics: %v", err)
+		}
 	}
 
 	r.start = time.Now()
