@@ -169,102 +169,8 @@ export interface ApprovalsResult {
   }[];
 }
 
-export interface EventNotification {
+export interface EventNotification extends Event {
   seq: number;
-  type: EventType;
-  runId: string;
-  parentRunId?: string;
-  agent?: string;
-  promptId?: string;
-  turn?: number;
-  time: string;
-  text?: string;
-  subject?: string;
-  call?: {
-    id: string;
-    name: string;
-    /** any JSON value */
-    args?: unknown;
-    display?: string;
-  };
-  result?: {
-    output?: string;
-    isError?: boolean;
-    display?: string;
-    durationNs?: number;
-  };
-  edit?: {
-    path: string;
-    name: string;
-    added: number;
-    deleted: number;
-    create?: boolean;
-    diff?: string;
-    outcome?: Outcome;
-    message?: string;
-    reason?: string;
-    rejectedHunks?: number[];
-  };
-  approval?: {
-    kind?: string;
-    tool: string;
-    command?: string;
-    dir?: string;
-    description?: string;
-    server?: string;
-    serverTool?: string;
-    /** any JSON value */
-    args?: unknown;
-    rule?: string;
-    allowed?: boolean;
-    withdrawn?: boolean;
-  };
-  usage?: {
-    prompt: number;
-    output: number;
-    thoughts: number;
-    cached: number;
-    toolUse?: number;
-  };
-  end?: {
-    reason: StopReason;
-    result?: string;
-    error?: string;
-    turns: number;
-  };
-  retry?: {
-    attempt: number;
-    delayNs: number;
-    reason?: string;
-    error: string;
-    discard?: boolean;
-  };
-  compressed?: {
-    before: number;
-    after: number;
-    method: string;
-  };
-  routed?: {
-    model: string;
-    reason: string;
-  };
-  todos?: {
-    description: string;
-    status: string;
-  }[];
-  subagent?: {
-    runId: string;
-    agent: string;
-    task?: string;
-    end?: {
-      reason: StopReason;
-      result?: string;
-      error?: string;
-      turns: number;
-    };
-  };
-  /** the subagent's own event, on subagent_activity */
-  inner?: Event;
   proposal?: {
     outcome: Outcome;
     message?: string;
@@ -356,6 +262,10 @@ export interface Settings {
     /** not these tools of the server; wins over includeTools */
     excludeTools?: string[];
   }>;
+  /** traces older than this many days are deleted; 0: no age limit */
+  traceMaxAgeDays: number;
+  /** the newest traces are kept up to this many megabytes in all; 0: no size limit */
+  traceMaxSizeMB: number;
 }
 
 export interface DiagnosticsParams {
@@ -545,6 +455,18 @@ export const settingsSchema = {
         },
         "additionalProperties": false
       }
+    },
+    "traceMaxAgeDays": {
+      "type": "number",
+      "description": "traces older than this many days are deleted; 0: no age limit",
+      "default": 30,
+      "minimum": 0
+    },
+    "traceMaxSizeMB": {
+      "type": "number",
+      "description": "the newest traces are kept up to this many megabytes in all; 0: no size limit",
+      "default": 100,
+      "minimum": 0
     }
   },
   "title": "Settings",
@@ -566,7 +488,9 @@ export const defaultSettings: Readonly<Settings> = {
   "events": false,
   "diagnostics": false,
   "customActions": [],
-  "mcpServers": {}
+  "mcpServers": {},
+  "traceMaxAgeDays": 30,
+  "traceMaxSizeMB": 100
 };
 
 export type PluginSetting = 'events' | 'diagnostics';

@@ -1,28 +1,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { defaultSettings as contractDefaults, pluginSettings } from '../contract';
 import { defaultSettings, initializationOptions, readSettings, userScopeOnly } from '../settings';
 
-test('no settings: the defaults, which match the server', () => {
+// The server's defaults as the contract gives them, without the settings a
+// plugin sets itself.
+const serverDefaults = Object.fromEntries(
+  Object.entries(contractDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k)),
+);
+
+test('no settings: the server\'s defaults, from the contract', () => {
   const { settings, problems } = readSettings(undefined);
   assert.deepEqual(problems, []);
-  assert.deepEqual(settings, {
-    path: 'agentls',
-    reviewMode: 'diffEditor',
-    server: {
-      model: 'gemini-flash-latest',
-      fastModel: 'gemini-flash-latest',
-      strongModel: 'gemini-pro-latest',
-      classifierModel: 'gemini-flash-lite-latest',
-      confirm: 'each',
-      approvalMode: 'default',
-      maxTurns: 100,
-      timeoutMinutes: 0,
-      shellTimeoutSeconds: 0,
-      loopDetection: true,
-      customActions: [],
-      mcpServers: {},
-    },
-  });
+  assert.deepEqual(settings, { path: 'agentls', reviewMode: 'diffEditor', server: { ...serverDefaults, customActions: [] } });
+  assert.equal(settings.server.model, 'gemini-flash-latest');
+  assert.equal(settings.server.maxTurns, 100);
+  for (const k of pluginSettings) {
+    assert.ok(!(k in settings.server), `${k} is the plugin's, not a user setting`);
+  }
 });
 
 test('VS Code section: extension keys stay out of the server settings', () => {
@@ -42,11 +37,8 @@ test('VS Code section: extension keys stay out of the server settings', () => {
   assert.equal(settings.path, '/opt/bin/agentls');
   assert.equal(settings.reviewMode, 'refactorPreview');
   assert.deepEqual(initializationOptions(settings.server), {
+    ...serverDefaults,
     model: 'auto',
-    fastModel: 'gemini-flash-latest',
-    strongModel: 'gemini-pro-latest',
-    classifierModel: 'gemini-flash-lite-latest',
-    loopDetection: true,
     confirm: 'run',
     approvalMode: 'autoEdit',
     maxTurns: 7,
