@@ -21,8 +21,10 @@ H.main(function()
   local E = vim.diagnostic.severity.ERROR
   local ls = vim.api.nvim_create_namespace('fake-language-server')
   vim.diagnostic.set(ls, b, { { lnum = 3, col = 5, message = 'declared and not used: unused', severity = E, source = 'compiler' } })
-  vim.diagnostic.set(vim.lsp.diagnostic.get_namespace(c.id), b,
-    { { lnum = 0, col = 0, message = 'agentls own', severity = E, source = 'agentls' } })
+  -- agentls's own: in its client's namespace, or with its name as source.
+  vim.diagnostic.set(vim.lsp.diagnostic.get_namespace(c.id), b, { { lnum = 0, col = 0, message = 'agentls own', severity = E } })
+  vim.diagnostic.set(vim.api.nvim_create_namespace('elsewhere'), b,
+    { { lnum = 0, col = 0, message = 'agentls own too', severity = E, source = 'agentls' } })
   local outside = vim.fn.bufadd(vim.env.TMPDIR .. '/outside.go')
   vim.diagnostic.set(ls, outside, { { lnum = 0, col = 0, message = 'outside the workspace', severity = E } })
   H.wait(5000, function()
