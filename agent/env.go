@@ -77,6 +77,11 @@ type Decision struct {
 	Final string
 	// RejectedHunks lists the 0-based hunks of the diff the user rejected.
 	RejectedHunks []int
+	// Rebased says the change was applied to Base, not to Change.Old: the
+	// user had changed the file since the tool read it, and the change was
+	// applied on top of the user's edits (Final holds the result).
+	Rebased bool
+	Base    string
 	// Diagnostics is what the editor's diagnostics showed after an applied
 	// change; nil when the proposer has none to tell (the editor does not
 	// send diagnostics, or the change was not applied).

@@ -31,6 +31,8 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     maxTurns: 7,
     timeoutMinutes: 2.5,
     shellTimeoutSeconds: 30,
+    maxBudget: 0.5,
+    prices: { 'my-model': { input: 1, output: 2 } },
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
   });
   assert.deepEqual(problems, []);
@@ -44,6 +46,8 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     maxTurns: 7,
     timeoutMinutes: 2.5,
     shellTimeoutSeconds: 30,
+    maxBudget: 0.5,
+    prices: { 'my-model': { input: 1, output: 2 } },
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
     mcpServers: {},
     events: true,
@@ -81,6 +85,18 @@ test('maxTurns must be an integer, like the server\'s int', () => {
   const { settings, problems } = readSettings({ maxTurns: 1.5 });
   assert.equal(settings.server.maxTurns, 100);
   assert.deepEqual(problems, ['maxTurns: wrong type (1.5)']);
+});
+
+test('prices and maxBudget are checked as the server checks them', () => {
+  const { settings, problems } = readSettings({
+    maxBudget: -1,
+    prices: { 'm': { input: -1, output: 2 } },
+  });
+  assert.equal(settings.server.maxBudget, 0);
+  assert.deepEqual(settings.server.prices, {});
+  assert.deepEqual(problems, ['maxBudget: must not be negative, not -1', 'prices: m: prices must not be negative']);
+  assert.deepEqual(readSettings({ prices: { m: { input: 1, output: 2, colour: 3 } } }).problems, ['prices: unknown field "colour"']);
+  assert.deepEqual(readSettings({ prices: { m: { input: 1 } } }).problems, ['prices: wrong type ({"m":{"input":1}})']);
 });
 
 test('not an object', () => {
