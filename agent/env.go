@@ -79,6 +79,9 @@ type Approval struct {
 	Command     string `json:"command,omitempty"`
 	Dir         string `json:"dir,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Hosts are the web hosts a call would reach (web_fetch); policy rules
+	// may allow them by name.
+	Hosts []string `json:"hosts,omitempty"`
 	// Rule is the rule an "always" answer would add, such as "go test".
 	Rule    string `json:"rule,omitempty"`
 	Allowed *bool  `json:"allowed,omitempty"` // set on approval_decided
