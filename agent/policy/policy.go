@@ -55,18 +55,15 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("approval mode %q is not one of plan, default, autoEdit", s)
 }
 
-// Tool kinds the defaults know.
-var (
-	readOnlyTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "codebase_investigator"}
-	editTools     = []string{"replace", "write_file"}
-)
-
-// defaults are the rules every engine starts from.
+// defaults are the rules every engine starts from. They decide by the kind
+// each tool declares (agent.Kinded), never by a list of names, so that a
+// new tool is classified where it is defined.
 func defaults() []*Rule {
 	rs := []*Rule{
-		{ID: "default:read-only", Name: "default: read-only tools run", ToolName: readOnlyTools, Decision: agent.VerdictAllow},
-		{ID: "default:edits", Name: "default: edits are proposed to the user", ToolName: editTools, Decision: agent.VerdictAllow},
-		{ID: "default:shell", Name: "default: shell commands need approval", ToolName: []string{ShellTool}, Decision: agent.VerdictAsk},
+		{ID: "default:read-only", Name: "default: read-only tools run", kinds: []agent.Kind{agent.KindRead}, Decision: agent.VerdictAllow},
+		{ID: "default:edits", Name: "default: edits are proposed to the user", kinds: []agent.Kind{agent.KindEdit}, Decision: agent.VerdictAllow},
+		{ID: "default:shell", Name: "default: shell commands need approval", kinds: []agent.Kind{agent.KindExecute}, Decision: agent.VerdictAsk},
+		{ID: "default:fetch", Name: "default: web fetches need approval", kinds: []agent.Kind{agent.KindFetch}, Decision: agent.VerdictAsk},
 	}
 	for _, r := range rs {
 		r.Source = SourceDefault
@@ -210,9 +207,9 @@ func (p Policy) Mode() Mode { return p.mode }
 // Check implements agent.Policy: the rule of the highest rank that matches
 // decides; when it asks, a session rule that matches allows. A call no rule
 // matches is asked about (denied in plan mode). In plan mode no rule allows
-// an edit, a shell command or another call that needs approval.
+// a call that changes files or runs programs (see [planRefuses]).
 func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
-	if p.mode == ModePlan && (c.Approval != nil || slices.Contains(editTools, c.Tool) || c.Tool == ShellTool) {
+	if p.mode == ModePlan && planRefuses(c) {
 		return agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}
 	}
 	rules, session := p.e.ruleSet()
@@ -241,6 +238,19 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 		}
 	}
 	return d
+}
+
+// planRefuses reports whether plan mode, which is read-only, refuses a call
+// whatever the rules say: edits, programs, and calls of tools of no kind
+// that need approval. Reads and fetches stay.
+func planRefuses(c agent.PolicyCall) bool {
+	switch c.Kind {
+	case agent.KindRead, agent.KindFetch:
+		return false
+	case agent.KindEdit, agent.KindExecute:
+		return true
+	}
+	return c.Approval != nil
 }
 
 // AllowsPath reports whether a rule with a pathPattern allows tool to use

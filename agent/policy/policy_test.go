@@ -46,13 +46,24 @@ func write(t *testing.T, path, text string) {
 // shell is a run_shell_command call of the main agent.
 func shell(command, dir string) agent.PolicyCall {
 	args, _ := json.Marshal(map[string]string{"command": command})
-	return agent.PolicyCall{Agent: "main", Tool: ShellTool, Args: args,
+	return agent.PolicyCall{Agent: "main", Tool: ShellTool, Kind: agent.KindExecute, Args: args,
 		Approval: &agent.Approval{Tool: ShellTool, Command: command, Dir: dir}}
+}
+
+// kinds are the kinds the built-in tools declare (package tools tests
+// that they do); the policy decides by kind, never by name.
+var kinds = map[string]agent.Kind{"read_file": agent.KindRead, "glob": agent.KindRead, "grep_search": agent.KindRead,
+	"replace": agent.KindEdit, "write_file": agent.KindEdit}
+
+// fetch is a web_fetch call of the main agent reaching hosts.
+func fetch(hosts ...string) agent.PolicyCall {
+	return agent.PolicyCall{Agent: "main", Tool: "web_fetch", Kind: agent.KindFetch, Args: json.RawMessage(`{}`),
+		Approval: &agent.Approval{Tool: "web_fetch", Hosts: hosts}}
 }
 
 func tool(name string, args map[string]any) agent.PolicyCall {
 	b, _ := json.Marshal(args)
-	return agent.PolicyCall{Agent: "main", Tool: name, Args: b}
+	return agent.PolicyCall{Agent: "main", Tool: name, Kind: kinds[name], Args: b}
 }
 
 func TestCheck(t *testing.T) {
@@ -101,6 +112,17 @@ decision = "allow"
 [[rule]]
 name = "no mcp"
 toolName = "mcp_*"
+decision = "deny"
+
+[[rule]]
+name = "go docs"
+toolName = "web_fetch"
+host = ["go.dev", "*.golang.org"]
+decision = "allow"
+
+[[rule]]
+name = "no evil"
+host = "EVIL.example"
 decision = "deny"
 
 [[rule]]
@@ -170,9 +192,18 @@ decision = "allow"
 		{name: "plan mode denies edits", mode: ModePlan, call: tool("write_file", map[string]any{"file_path": "a.go"}),
 			want: deny("", "plan mode is read-only")},
 		{name: "plan mode denies shell, whatever the rules", mode: ModePlan, call: shell("go test ./...", ws), want: deny("", "plan mode is read-only")},
-		{name: "plan mode denies unknown tools", mode: ModePlan, call: tool("web_fetch", nil),
+		{name: "plan mode denies unknown tools", mode: ModePlan, call: tool("unknown_tool", nil),
 			want: agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}},
 		{name: "plan mode reads", mode: ModePlan, call: tool("grep_search", nil), want: allow("default: read-only tools run")},
+		{name: "a fetch asks", call: fetch("example.com"), want: ask("default: web fetches need approval")},
+		{name: "a host rule allows", call: fetch("go.dev"), want: allow("go docs")},
+		{name: "a host pattern allows", call: fetch("pkg.golang.org"), want: allow("go docs")},
+		{name: "a pattern is not its parent", call: fetch("golang.org"), want: ask("default: web fetches need approval")},
+		{name: "every host must be allowed", call: fetch("go.dev", "example.com"), want: ask("default: web fetches need approval")},
+		{name: "one denied host denies", call: fetch("go.dev", "evil.example"), want: deny("no evil", "")},
+		{name: "plan mode keeps fetches", mode: ModePlan, call: fetch("example.com"), want: ask("default: web fetches need approval")},
+		{name: "plan mode keeps allowed hosts", mode: ModePlan, call: fetch("go.dev"), want: allow("go docs")},
+		{name: "a host rule is not about other tools", call: tool("read_file", map[string]any{"file_path": "go.dev"}), want: allow("default: read-only tools run")},
 		{name: "prefix allows", call: shell("go test ./...", ws), want: allow(userFile + ":2")},
 		{name: "second prefix allows", call: shell("go vet ./...", ws), want: allow(userFile + ":2")},
 		{name: "every command allowed", call: shell("go vet ./... && go test -race ./...", ws), want: allow(userFile + ":2")},
@@ -193,8 +224,8 @@ decision = "allow"
 		{name: "argsPattern denies", call: tool("replace", map[string]any{"file_path": "vendor/x.go", "old_string": "a"}),
 			want: deny("vendor is read-only", "")},
 		{name: "argsPattern lets others pass", call: tool("replace", map[string]any{"file_path": "x.go"}), want: allow("default: edits are proposed to the user")},
-		{name: "subagent rule", call: agent.PolicyCall{Agent: "codebase_investigator", Tool: "read_file"}, want: deny("investigator reads only", "")},
-		{name: "subagent rule spares others", call: agent.PolicyCall{Agent: "main", Tool: "read_file"}, want: allow("default: read-only tools run")},
+		{name: "subagent rule", call: agent.PolicyCall{Agent: "codebase_investigator", Tool: "read_file", Kind: agent.KindRead}, want: deny("investigator reads only", "")},
+		{name: "subagent rule spares others", call: agent.PolicyCall{Agent: "main", Tool: "read_file", Kind: agent.KindRead}, want: allow("default: read-only tools run")},
 		{name: "mode rule off", call: shell("make test", ws), want: askShell},
 		{name: "mode rule on", mode: ModeAutoEdit, call: shell("make test", ws), want: allow("make in auto edit")},
 		{name: "tool wildcard", call: tool("mcp_github_create_issue", nil), want: deny("no mcp", "")},

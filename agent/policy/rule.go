@@ -60,6 +60,10 @@ type Rule struct {
 	// matches the file name. Such a rule decides only whether those files may
 	// be used at all (see Policy.AllowsPath).
 	PathPattern []string `json:"pathPattern,omitempty"`
+	// Host holds host names of web fetches (web_fetch), with * wildcards
+	// ("*.go.dev"): an allow rule matches a call only when every host it
+	// would reach matches, a deny or ask rule when one does.
+	Host []string `json:"host,omitempty"`
 	// Dir limits the rule to shell commands run in this folder or below it.
 	// Rules of a workspace's policy file have the workspace folder.
 	Dir string `json:"dir,omitempty"`
@@ -77,6 +81,9 @@ type Rule struct {
 
 	argsRe *regexp.Regexp
 	cmdRe  *regexp.Regexp
+	// kinds, set only on the defaults, limits the rule to tools that
+	// declare one of these kinds.
+	kinds []agent.Kind
 }
 
 // Label is the rule's name, or its ID when it has none.
@@ -119,6 +126,14 @@ func (r *Rule) compile() error {
 	}
 	if r.PathPattern != nil && (r.CommandPrefix != nil || r.CommandRegex != "" || r.ArgsPattern != "") {
 		return fmt.Errorf("pathPattern cannot be combined with commandPrefix, commandRegex or argsPattern")
+	}
+	for _, h := range r.Host {
+		if _, err := path.Match(h, ""); err != nil || h == "" || strings.ContainsAny(h, "/:") {
+			return fmt.Errorf("host %q is not a host name or a pattern", h)
+		}
+	}
+	if r.Host != nil && (r.commandRule() || r.CommandRegex != "" || r.PathPattern != nil) {
+		return fmt.Errorf("host cannot be combined with commandPrefix, commandRegex or pathPattern")
 	}
 	if r.CommandPrefix != nil && r.CommandRegex != "" {
 		return fmt.Errorf("commandPrefix and commandRegex cannot be used in the same rule")
@@ -171,6 +186,9 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string) bool {
 	} else if r.commandRule() && c.Tool != ShellTool {
 		return false
 	}
+	if r.kinds != nil && !slices.Contains(r.kinds, c.Kind) {
+		return false
+	}
 	if r.Subagent != "" && r.Subagent != c.Agent {
 		return false
 	}
@@ -178,6 +196,9 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string) bool {
 		return false
 	}
 	if r.argsRe != nil && !r.argsRe.MatchString(args()) {
+		return false
+	}
+	if r.Host != nil && !r.hostsMatch(c) {
 		return false
 	}
 	if !r.commandRule() {
@@ -195,6 +216,24 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string) bool {
 		return !slices.ContainsFunc(cmd.Parts, func(p string) bool { return !r.commandMatches(p) })
 	}
 	return slices.ContainsFunc(cmd.Parts, func(p string) bool { return r.commandMatches(p) || r.commandMatches(bare(p)) })
+}
+
+// hostsMatch reports whether the web hosts of c match r's: all of them for
+// an allow rule, one for the others.
+func (r *Rule) hostsMatch(c *agent.PolicyCall) bool {
+	if c.Approval == nil || len(c.Approval.Hosts) == 0 {
+		return false
+	}
+	match := func(h string) bool {
+		return slices.ContainsFunc(r.Host, func(p string) bool {
+			ok, _ := path.Match(strings.ToLower(p), strings.ToLower(h))
+			return ok
+		})
+	}
+	if r.Decision == agent.VerdictAllow {
+		return !slices.ContainsFunc(c.Approval.Hosts, func(h string) bool { return !match(h) })
+	}
+	return slices.ContainsFunc(c.Approval.Hosts, match)
 }
 
 func (r *Rule) commandMatches(part string) bool {

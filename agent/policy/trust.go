@@ -83,3 +83,14 @@ func (e *Engine) inForce(r *Rule) bool {
 	defer e.mu.Unlock()
 	return e.trusted[filepath.Clean(r.Dir)]
 }
+
+// Trusts reports whether the user trusts the workspace folder root: its
+// policy file's allow rules apply, and its skills are loaded.
+func (p Policy) Trusts(root string) bool {
+	if p.e == nil {
+		return false
+	}
+	p.e.mu.Lock()
+	defer p.e.mu.Unlock()
+	return p.e.trusted[filepath.Clean(root)]
+}

@@ -260,3 +260,24 @@ func TestLoadMergesUserAndWorkspaceAgents(t *testing.T) {
 		t.Errorf("errors = %v, want the bad file", errs)
 	}
 }
+
+// A subagent is read-only, for the policy, when every tool it is given is:
+// the investigator runs without a question, an agent that may edit asks.
+func TestKind(t *testing.T) {
+	t.Parallel()
+	nop := func(context.Context, *agent.Call, lookArgs) (agent.Result, error) { return agent.Result{}, nil }
+	given := func(agent.Definition, int) []agent.Tool {
+		return []agent.Tool{
+			agent.NewFunc("read_file", "Read.", nop).WithKind(agent.KindRead),
+			agent.NewFunc("write_file", "Write.", nop).WithKind(agent.KindEdit),
+		}
+	}
+	fixer := agent.Definition{Name: "fixer", Description: "Fixes.", Tools: []string{"read_file", "write_file"}}
+	got := map[string]agent.Kind{}
+	for _, tl := range subagent.Tools([]agent.Definition{subagent.Investigator(), fixer}, subagent.Config{Tools: given}) {
+		got[tl.Declaration().Name] = agent.KindOf(tl)
+	}
+	if diff := cmp.Diff(map[string]agent.Kind{"codebase_investigator": agent.KindRead, "fixer": ""}, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+}

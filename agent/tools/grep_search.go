@@ -80,7 +80,7 @@ func grepSearch(st *state) agent.Tool {
 			return agent.Result{}, err
 		}
 		return grepReport(a, place(st.env.FS.Rel(dir)), hits, skips, res), nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 // includes reports whether the file at rel matches the include glob: a glob

@@ -56,7 +56,7 @@ func readFile(st *state) agent.Tool {
 			return agent.Errorf("%s: %v", name, err), nil
 		}
 		return agent.Result{Output: out, Display: "Read " + name}, nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 func (readFileTool) Describe(args json.RawMessage) string {

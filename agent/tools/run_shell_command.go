@@ -44,7 +44,7 @@ func runShellCommand(st *state) agent.Tool {
 			return agent.Errorf("%v", err), nil
 		}
 		return st.runShell(ctx, a.Command, dir)
-	}), st}
+	}).WithKind(agent.KindExecute), st}
 }
 
 // Approval implements agent.Approvable: the command, and the folder it
