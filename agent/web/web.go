@@ -330,7 +330,7 @@ func (c *Client) dial(ctx context.Context, network, addr string, plain bool) (ne
 		}
 		for _, ip := range ips {
 			if a, ok := netip.AddrFromSlice(ip.IP); ok {
-				addrs = append(addrs, a.WithZone(ip.Zone))
+				addrs = append(addrs, a.Unmap().WithZone(ip.Zone))
 			}
 		}
 		if len(addrs) == 0 {

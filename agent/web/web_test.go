@@ -61,7 +61,7 @@ func tlsServer(t *testing.T, h http.Handler) (*httptest.Server, web.Config, *res
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
 	res := newResolver(map[string][]string{
-		"example.com":  {"127.0.0.1"},
+		"example.com":         {"127.0.0.1"},
 		"mapped.example.com":  {"::ffff:127.0.0.1"},
 		"rebound.example.com": {"127.0.0.1", "10.1.2.3"},
 	})
@@ -95,10 +95,10 @@ func TestPrivateAddresses(t *testing.T) {
 	p := port(srv)
 	refused := web.New(cfg)
 	for _, raw := range []string{
-		"https://example.com:" + p + "/",    // a name that resolves to 127.0.0.1
-		"https://127.0.0.1:" + p + "/",      // a literal
-		"https://mapped.example.com:" + p + "/",    // an IPv4-mapped IPv6 loopback
-		"https://[::ffff:7f00:1]:" + p + "/", // the same, literal
+		"https://example.com:" + p + "/",        // a name that resolves to 127.0.0.1
+		"https://127.0.0.1:" + p + "/",          // a literal
+		"https://mapped.example.com:" + p + "/", // an IPv4-mapped IPv6 loopback
+		"https://[::ffff:7f00:1]:" + p + "/",    // the same, literal
 	} {
 		_, err := fetch(t, refused, raw)
 		if !errors.Is(err, web.ErrAddress) {
