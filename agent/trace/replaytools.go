@@ -14,16 +14,18 @@ import (
 	"github.com/agentls/agentls/edits"
 )
 
-// SideEffecting names the tools a replay never runs: their recorded
-// results stand in. Edit tools need no stand-in: their changes go through
-// the Proposer.
-var SideEffecting = []string{"run_shell_command"}
+// NotRerun names the tools a replay never runs again: their recorded
+// results stand in. They reach past the workspace: shell commands act on
+// the machine, web_fetch and google_web_search reach the network (a replay
+// is offline, and the web changes). Edit tools need no stand-in: their
+// changes go through the Proposer.
+var NotRerun = []string{"run_shell_command", "web_fetch", "google_web_search"}
 
-// Tools returns ts with the tools named in names (none given:
-// SideEffecting) replaced by stand-ins that return the recorded results.
+// Tools returns ts with the tools named in names (none given: NotRerun)
+// replaced by stand-ins that return the recorded results.
 func (rp *Replay) Tools(ts []agent.Tool, names ...string) []agent.Tool {
 	if len(names) == 0 {
-		names = SideEffecting
+		names = NotRerun
 	}
 	out := make([]agent.Tool, len(ts))
 	for i, t := range ts {
