@@ -31,7 +31,15 @@ type Settings struct {
 	ShellTimeoutSeconds float64 `json:"shellTimeoutSeconds" jsonschema:"time limit of one shell command; 0: two minutes"`
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
-	LoopDetection bool           `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	// Web offers the web tools: web_fetch (each fetch asks) and
+	// google_web_search.
+	Web bool `json:"web" jsonschema:"offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web"`
+	// WebPrivateNetwork lets web_fetch reach loopback, private and
+	// link-local addresses, and plain http on loopback ones.
+	WebPrivateNetwork bool `json:"webPrivateNetwork" jsonschema:"let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https"`
+	// WebInPlanMode keeps the web tools in plan mode, which is read-only.
+	WebInPlanMode bool           `json:"webInPlanMode" jsonschema:"keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web"`
 	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
@@ -51,7 +59,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}}
+		LoopDetection: true, Web: true, WebInPlanMode: true, CustomActions: []CustomAction{}}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -80,6 +88,9 @@ var settingsByKey = map[string]setting{
 	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"web":                 field(func(s *Settings) *bool { return &s.Web }, func(bool) error { return nil }),
+	"webPrivateNetwork":   field(func(s *Settings) *bool { return &s.WebPrivateNetwork }, func(bool) error { return nil }),
+	"webInPlanMode":       field(func(s *Settings) *bool { return &s.WebInPlanMode }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 }
 

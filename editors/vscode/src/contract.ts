@@ -55,6 +55,7 @@ export interface Event {
     command?: string;
     dir?: string;
     description?: string;
+    hosts?: string[];
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
@@ -152,6 +153,7 @@ export interface ApprovalsResult {
     commandRegex?: string;
     allowRedirection?: boolean;
     pathPattern?: string[];
+    host?: string[];
     dir?: string;
     decision: string;
     priority?: number;
@@ -204,6 +206,7 @@ export interface EventNotification {
     command?: string;
     dir?: string;
     description?: string;
+    hosts?: string[];
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
@@ -309,6 +312,12 @@ export interface Settings {
   shellTimeoutSeconds: number;
   /** warn a model that repeats itself, then ask whether to keep going; false: never */
   loopDetection: boolean;
+  /** offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web */
+  web: boolean;
+  /** let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https */
+  webPrivateNetwork: boolean;
+  /** keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web */
+  webInPlanMode: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
   /** code actions of your own */
@@ -388,6 +397,21 @@ export const settingsSchema = {
       "description": "warn a model that repeats itself, then ask whether to keep going; false: never",
       "default": true
     },
+    "web": {
+      "type": "boolean",
+      "description": "offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web",
+      "default": true
+    },
+    "webPrivateNetwork": {
+      "type": "boolean",
+      "description": "let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https",
+      "default": false
+    },
+    "webInPlanMode": {
+      "type": "boolean",
+      "description": "keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web",
+      "default": true
+    },
     "events": {
       "type": "boolean",
       "description": "send agentls/event notifications (plugins turn it on)",
@@ -433,6 +457,9 @@ export const defaultSettings: Readonly<Settings> = {
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
   "loopDetection": true,
+  "web": true,
+  "webPrivateNetwork": false,
+  "webInPlanMode": true,
   "events": false,
   "customActions": []
 };
