@@ -80,6 +80,11 @@ type scenarioFlags struct {
 	// executes the one titled Choose.
 	Run    *runFlags    `json:"run"`
 	Action *actionFlags `json:"action"`
+	// UserDir is a directory of the scenario that is the user's agentls
+	// folder (skills, AGENTS.md, trusted folders); "": none. Trust lists
+	// the folders the user trusts, as directories of the scenario.
+	UserDir string   `json:"userDir"`
+	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).
 	Settle string `json:"settle"`
 	// ProgressRate checks the bound on $/progress reports.
@@ -191,6 +196,18 @@ func (sc *scenario) run(t *testing.T) {
 			t.Fatalf("settle: %v", err)
 		}
 	}
+	var userDir string
+	if sc.flags.UserDir != "" {
+		userDir = filepath.Join(r.dir, sc.flags.UserDir)
+		var trusted strings.Builder
+		for _, f := range sc.flags.Trust {
+			trusted.WriteString(filepath.Join(r.dir, f) + "\n")
+		}
+		os.MkdirAll(userDir, 0o755)
+		if err := os.WriteFile(filepath.Join(userDir, "trusted-folders"), []byte(trusted.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv := lsp.New(lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
@@ -199,6 +216,7 @@ func (sc *scenario) run(t *testing.T) {
 		Version:       "test",
 		CacheDir:      r.cache,
 		SettleTimeout: settle,
+		UserConfigDir: userDir,
 	})
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	sctx, stop := context.WithCancel(context.Background())

@@ -36,7 +36,7 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		what = fmt.Sprintf("run `%s` in %s", firstLine(ap.Command), ap.Dir)
 	}
 	if t.yes {
-		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands need a rule in .agentls/policy.toml or an answer on the terminal)"))
+		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands and web fetches need a rule in .agentls/policy.toml or an answer on the terminal)"))
 		return false, nil
 	}
 	prefixes := policy.Prefixes(ap.Command)
