@@ -17,6 +17,12 @@ type FS interface {
 	ReadFile(path string) (string, error)
 	// ReadDir lists a resolved directory.
 	ReadDir(path string) ([]fs.DirEntry, error)
+	// Links lists the paths that opening a resolved path passes through:
+	// the path itself, where each symlink on the way leads, and last the
+	// real file, every symlink evaluated (for a new file: its nearest
+	// existing folder's real path, the rest appended). A path that meets no
+	// symlink gives just itself. Tools check every one of them.
+	Links(path string) ([]string, error)
 	// Rel names a resolved path the way the user sees it (relative to its
 	// workspace folder).
 	Rel(path string) string
@@ -24,8 +30,16 @@ type FS interface {
 
 // A Change is one file's proposed new content.
 type Change struct {
-	Path   string // resolved absolute path
-	Name   string // the path as the user sees it (workspace-relative)
+	Path string // resolved absolute path, as the editor names the file
+	// Name is the path as the user sees it (workspace-relative); when Path
+	// leads through a symlink to another file, it names both: "a.md →
+	// docs/b.md".
+	Name string
+	// Target is the real file the change writes, every symlink of Path
+	// evaluated, as the tool checked it (Path itself when it meets no
+	// symlink). A proposer that writes checks that Path still leads there,
+	// and writes there; "" skips the check.
+	Target string
 	Old    string // the content the change was computed against ("" for a new file)
 	New    string
 	Create bool   // the file does not exist yet

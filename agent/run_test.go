@@ -3,9 +3,11 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -160,34 +162,60 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// askThenFinish is a model that calls ask_user, then complete_task.
+type askThenFinish struct{ calls int }
+
+func (m *askThenFinish) Generate(ctx context.Context, req *agent.Request) iter.Seq2[*genai.GenerateContentResponse, error] {
+	return func(yield func(*genai.GenerateContentResponse, error) bool) {
+		m.calls++
+		fc := &genai.FunctionCall{Name: "ask_user", Args: map[string]any{}}
+		if m.calls > 1 {
+			fc = &genai.FunctionCall{Name: "complete_task", Args: map[string]any{"result": "answered"}}
+		}
+		yield(&genai.GenerateContentResponse{Candidates: []*genai.Candidate{{
+			Content:      &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: fc}}},
+			FinishReason: genai.FinishReasonStop}}}, nil)
+	}
+}
+
+// Time spent waiting for the user does not count against a run's time
+// limit; time a tool spends on its own does. The clock is synctest's.
 func TestUserWaitDoesNotCountAgainstTimeout(t *testing.T) {
 	t.Parallel()
-	_, m := fake(t,
-		geminitest.Reply(geminitest.Call("ask_user", nil)),
-		geminitest.Reply(complete("answered")))
-	release := make(chan struct{})
-	asked := make(chan struct{})
-	ask := agent.NewFunc("ask_user", "Ask.", func(ctx context.Context, call *agent.Call, _ struct{}) (agent.Result, error) {
-		resume := call.UserWait()
-		defer resume()
-		close(asked)
-		select {
-		case <-release:
-		case <-ctx.Done():
-			return agent.Result{}, ctx.Err()
-		}
-		return agent.Result{Output: "yes"}, nil
-	})
-	// The user takes longer than the whole time limit to answer.
-	go func() {
-		<-asked
-		time.Sleep(1200 * time.Millisecond)
-		close(release)
-	}()
-	evs := collect(t, t.Context(), agent.Config{Model: m, Tools: []agent.Tool{ask},
-		Agent: agent.Definition{Timeout: time.Second}}, agent.Task{Prompt: "go"})
-	if got := end(evs); got.Reason != agent.StopGoal {
-		t.Errorf("run end = %+v, want goal", got)
+	for _, tt := range []struct {
+		name      string
+		userWait  bool
+		cancelled bool // the time limit cut the tool short
+	}{
+		{"the user takes five times the limit to answer", true, false},
+		{"a tool takes five times the limit on its own", false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var cancelled bool
+				ask := agent.NewFunc("ask_user", "Ask.", func(ctx context.Context, call *agent.Call, _ struct{}) (agent.Result, error) {
+					if tt.userWait {
+						resume := call.UserWait()
+						defer resume()
+					}
+					select {
+					case <-time.After(5 * time.Second):
+					case <-ctx.Done():
+						cancelled = true
+						return agent.Result{}, ctx.Err()
+					}
+					return agent.Result{Output: "yes"}, nil
+				})
+				evs := collect(t, t.Context(), agent.Config{Model: &askThenFinish{}, Tools: []agent.Tool{ask},
+					Agent: agent.Definition{Timeout: time.Second}}, agent.Task{Prompt: "go"})
+				if cancelled != tt.cancelled {
+					t.Errorf("the time limit cut the tool short: %v, want %v (run end %+v)", cancelled, tt.cancelled, end(evs))
+				}
+				if !tt.cancelled && end(evs).Reason != agent.StopGoal {
+					t.Errorf("run end = %+v, want goal", end(evs))
+				}
+			})
+		})
 	}
 }
 

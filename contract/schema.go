@@ -18,7 +18,7 @@ import (
 // of its file under docs/schema.
 var SchemaNames = []string{
 	"RunArgs", "RunResult", "CancelArgs", "ApprovalsArgs", "ApprovalsResult",
-	"EventNotification", "ApplyResult", "Settings",
+	"EventNotification", "ApplyResult", "Settings", "DiagnosticsParams",
 }
 
 // eventFields is agent.Event under another name, so that its schema can
@@ -57,6 +57,7 @@ func Schemas() (map[string]*jsonschema.Schema, error) {
 	add(schemaFor[ApprovalsResult]("ApprovalsResult", opts))
 	add(schemaFor[ApplyResult]("ApplyResult", opts))
 	add(schemaFor[Settings]("Settings", opts))
+	add(schemaFor[DiagnosticsParams]("DiagnosticsParams", opts))
 	if err != nil {
 		return nil, err
 	}

@@ -39,8 +39,11 @@ type Settings struct {
 	// link-local addresses, and plain http on loopback ones.
 	WebPrivateNetwork bool `json:"webPrivateNetwork" jsonschema:"let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https"`
 	// WebInPlanMode keeps the web tools in plan mode, which is read-only.
-	WebInPlanMode bool           `json:"webInPlanMode" jsonschema:"keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web"`
-	Events        bool           `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	WebInPlanMode bool `json:"webInPlanMode" jsonschema:"keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web"`
+	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// Diagnostics says the client sends agentls/diagnostics, so the server
+	// waits for them after an accepted proposal.
+	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
 	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
 }
 
@@ -71,7 +74,7 @@ var SettingEnums = map[string][]string{
 
 // PluginSettings are the settings a plugin sets for the user, not the user
 // (editor settings pages leave them out).
-var PluginSettings = []string{"events"}
+var PluginSettings = []string{"events", "diagnostics"}
 
 // A setting decodes and checks one key into Settings.
 type setting func(s *Settings, v json.RawMessage) error
@@ -91,6 +94,7 @@ var settingsByKey = map[string]setting{
 	"web":                 field(func(s *Settings) *bool { return &s.Web }, func(bool) error { return nil }),
 	"webPrivateNetwork":   field(func(s *Settings) *bool { return &s.WebPrivateNetwork }, func(bool) error { return nil }),
 	"webInPlanMode":       field(func(s *Settings) *bool { return &s.WebInPlanMode }, func(bool) error { return nil }),
+	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 }
 

@@ -113,11 +113,9 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 // settingsReady waits, briefly, for the first configuration pull, so a run
 // started right after initialize uses the user's settings.
 func (s *Server) settingsReady(ctx context.Context) error {
-	t := time.NewTimer(configWait)
-	defer t.Stop()
 	select {
 	case <-s.config.ready:
-	case <-t.C:
+	case <-s.after(configWait):
 		s.log.Warn("workspace/configuration not answered yet; using the settings known so far")
 	case <-ctx.Done():
 		return ctx.Err()

@@ -21,6 +21,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 )
 
@@ -77,10 +78,15 @@ func TestUnansweredRequests(t *testing.T) {
 		t.Run(tt.method, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			s := newSession(t, tt.turns...)
+			clock := newFakeClock()
+			s, _ := startSession(t, lsp.Config{After: clock.After}, tt.turns...)
 			holdRequests(t, s.ed, tt.method)
 			s.ed.Initialize(ctx, s.root, nil, map[string]any{"events": true})
 			u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
+			if tt.method == protocol.MethodWorkspaceConfiguration {
+				// The run waits for the pull; two seconds pass.
+				go clock.fire(2 * time.Second)
+			}
 			runID, err := s.ed.Run(ctx, map[string]any{"prompt": "rename Hello to Greet", "uri": u})
 			if err != nil {
 				t.Fatal(err)

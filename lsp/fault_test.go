@@ -107,11 +107,16 @@ func TestWireFaults(t *testing.T) {
 				w.initialize(root)
 			}
 			w.alive(main)
+			if tt.reply != "" {
+				// Requests run concurrently: the fault's answer may come
+				// after alive's.
+				w.waitFor("the fault's answer", func(m wireMsg) bool {
+					return string(m.ID) == tt.replyID && strings.Contains(m.raw, tt.reply)
+				})
+			}
 			w.mu.Lock()
 			after := w.got[from:]
 			w.mu.Unlock()
-			// Requests run concurrently: the fault's answer may come after
-			// alive's.
 			var answers []wireMsg
 			for _, m := range after {
 				if !w.isAlive(m) && !(tt.uninit && string(m.ID) == "1") {

@@ -2,10 +2,14 @@ package lsp_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +22,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -60,8 +65,11 @@ func TestScenarios(t *testing.T) {
 // scenarioFlags are a scenario's settings.
 type scenarioFlags struct {
 	// Client is the capability preset: full (VS Code-like, the default),
-	// nvim07, eglot or minimal.
+	// nvim07, nvim012 (with their clientInfo), eglot or minimal.
 	Client string `json:"client"`
+	// Plugin adds what the agentls plugins declare: documentChanges,
+	// change annotations and experimental.agentls.hunkReview.
+	Plugin bool `json:"plugin"`
 	// Without removes capabilities from the preset: applyEdit,
 	// documentChanges, changeAnnotations, create, workDoneProgress,
 	// showDocument, configuration.
@@ -74,15 +82,18 @@ type scenarioFlags struct {
 	// (default "."); AddFolders come later with didChangeWorkspaceFolders.
 	Folders    []string `json:"folders"`
 	AddFolders []string `json:"addFolders"`
-	// Open lists the files the editor opens before the run.
-	Open []string `json:"open"`
+	// Open lists the files the editor opens before the run; Buffers opens
+	// files with unsaved text (not what the disk holds).
+	Open    []string          `json:"open"`
+	Buffers map[string]string `json:"buffers"`
 	// Run starts a run with agentls.run; Action asks for code actions and
 	// executes the one titled Choose.
 	Run    *runFlags    `json:"run"`
 	Action *actionFlags `json:"action"`
 	// UserDir is a directory of the scenario that is the user's agentls
 	// folder (skills, AGENTS.md, trusted folders); "": none. Trust lists
-	// the folders the user trusts, as directories of the scenario.
+	// the folders whose policy file (which the scenario must hold) the user
+	// trusts, as directories of the scenario.
 	UserDir string   `json:"userDir"`
 	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).
@@ -201,7 +212,13 @@ func (sc *scenario) run(t *testing.T) {
 		userDir = filepath.Join(r.dir, sc.flags.UserDir)
 		var trusted strings.Builder
 		for _, f := range sc.flags.Trust {
-			trusted.WriteString(filepath.Join(r.dir, f) + "\n")
+			// Trust is bound to the folder's policy file as it is.
+			folder := filepath.Join(r.dir, f)
+			data, err := os.ReadFile(policy.WorkspaceFile(folder))
+			if err != nil {
+				t.Fatalf("trust %s: the scenario needs its .agentls/policy.toml: %v", f, err)
+			}
+			fmt.Fprintf(&trusted, "sha256:%x %s\n", sha256.Sum256(data), folder)
 		}
 		os.MkdirAll(userDir, 0o755)
 		if err := os.WriteFile(filepath.Join(userDir, "trusted-folders"), []byte(trusted.String()), 0o644); err != nil {
@@ -253,6 +270,9 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, name := range sc.flags.Open {
 		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.files[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Buffers)) {
+		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.flags.Buffers[name])
 	}
 
 	r.start = time.Now()

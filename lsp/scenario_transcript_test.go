@@ -85,6 +85,15 @@ func skillList(system string) string {
 	return b.String()
 }
 
+// humanHunks numbers hunks from 1, as users and the model see them.
+func humanHunks(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, h := range idx {
+		out[i] = h + 1
+	}
+	return out
+}
+
 func (r *scenarioRun) render(b *strings.Builder, m lsptest.Message, methods map[string]string) {
 	answer := func() {
 		if a, ok := r.play.answerOf(m.ID); ok {
@@ -269,7 +278,7 @@ func renderEvent(b *strings.Builder, m lsptest.Message) {
 	case "edit_proposed":
 		fmt.Fprintf(b, "event edit_proposed %s +%d -%d create=%v\n", e.Edit.Name, e.Edit.Added, e.Edit.Deleted, e.Edit.Create)
 	case "edit_decided":
-		fmt.Fprintf(b, "event edit_decided %s %s rejected=%v\n", e.Edit.Name, e.Edit.Outcome, e.Edit.Rejected)
+		fmt.Fprintf(b, "event edit_decided %s %s rejected hunks=%v\n", e.Edit.Name, e.Edit.Outcome, humanHunks(e.Edit.Rejected))
 		if e.Edit.Message != "" {
 			writeIndented(b, "  | ", e.Edit.Message)
 		}

@@ -41,15 +41,27 @@ type Config struct {
 	// SettleTimeout bounds the wait, after the editor answered applied, for
 	// its didChange to show the new text. 0: two seconds.
 	SettleTimeout time.Duration
+	// ShowDocumentTimeout bounds the wait for the client to open a document
+	// (an answer, a diff) with window/showDocument. 0: ten seconds.
+	ShowDocumentTimeout time.Duration
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
 	// Secrets are values no shell command and no trace may see, such as
 	// the model's API key.
 	Secrets []string
+	// After returns a channel that receives once d has passed, for the
+	// server's bounded waits (a run waiting for the first configuration
+	// pull); nil: time.After. Tests pass a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// Environ is the environment the server started with, credentials
+	// included ("NAME=value"): shell commands start from it, less the
+	// variables that hold secrets, and traces scrub those secrets. nil: the
+	// process's environment now.
+	Environ []string
 }
 
 // Server is one LSP connection's server.
@@ -59,10 +71,15 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 	client protocol.Client
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
 	stop   context.CancelFunc
+	// exiting ends when exit arrives or the connection ends: no request to
+	// the client may be waited for after that (outgoingContext).
+	exiting context.Context
+	exit    context.CancelFunc
 
 	mu       sync.Mutex
 	state    lifecycleState
@@ -78,6 +95,8 @@ type Server struct {
 	runs     runs
 	files    fileLocks
 	docs     docWatch
+	applied  appliedEdits   // applied:true, not reported yet (applied.go)
+	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
 	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
 	approvals approvals // the session's policy engine (approvals.go)
@@ -101,6 +120,16 @@ type clientCaps struct {
 	resourceOps       []protocol.ResourceOperationKind
 	showDocument      bool
 	configuration     bool
+	plugin            bool // an agentls plugin reviews proposals (experimental.agentls.hunkReview)
+	quirks            quirks
+}
+
+// confirms reports whether the client asks the user itself, truthfully, before
+// it applies an edit: it can receive annotated edits (documentChanges and
+// change annotations) and its No comes back as a No. Otherwise the server
+// asks first: an edit is never sent that no one confirmed.
+func (c clientCaps) confirms() bool {
+	return c.documentChanges && c.changeAnnotations && !c.quirks.confirmCannotRefuse
 }
 
 // canCreate reports whether the client creates files through a
@@ -118,8 +147,13 @@ func New(cfg Config) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.exiting, s.exit = context.WithCancel(context.Background())
+	s.after = cfg.After
+	if s.after == nil {
+		s.after = time.After
+	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
-		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()
@@ -148,6 +182,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	case <-ctx.Done():
 	}
 	stop()
+	s.exit()
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
@@ -200,6 +235,26 @@ func (s *Server) cacheDir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "agentls"), nil
+}
+
+func (s *Server) showDocumentTimeout() time.Duration {
+	if s.cfg.ShowDocumentTimeout > 0 {
+		return s.cfg.ShowDocumentTimeout
+	}
+	return 10 * time.Second
+}
+
+// outgoingContext is the context of a request to the client that must be
+// answered even after ctx ends (a run's last words), bounded by timeout:
+// it ends when the server exits. The exit handler waits for the runs while
+// it holds the connection's reader, so an answer could never be read then.
+func (s *Server) outgoingContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	stop := context.AfterFunc(s.exiting, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 func (s *Server) settleTimeout() time.Duration {

@@ -31,6 +31,7 @@ type stage struct {
 // A stagedFile is one file's staged change.
 type stagedFile struct {
 	path, name string
+	target     string // the real file the tool checked
 	base       string // the file when the run first changed it; "" for a new file
 	text       string // its staged content
 	create     bool
@@ -50,9 +51,9 @@ func (st *stage) Propose(ctx context.Context, ch agent.Change) (agent.Decision, 
 	defer st.mu.Unlock()
 	f := st.files[ch.Path]
 	if f == nil {
-		f = &stagedFile{path: ch.Path, name: ch.Name, base: ch.Old, create: ch.Create}
+		f = &stagedFile{path: ch.Path, name: ch.Name, target: ch.Target, base: ch.Old, create: ch.Create}
 		st.files[ch.Path] = f
-	} else if ch.Old != f.text {
+	} else if ch.Old != f.text || ch.Target != f.target {
 		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
 	}
 	f.text = ch.New
@@ -138,7 +139,7 @@ func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *con
 		if reason == "" {
 			reason = firstLines(result, 1, 120)
 		}
-		cs[i] = change{path: f.path, name: f.name, base: f.base, mine: f.text, create: f.create, reason: reason}
+		cs[i] = change{path: f.path, name: f.name, target: f.target, base: f.base, mine: f.text, create: f.create, reason: reason}
 		total.Added += rep.Files[i].Added
 		total.Deleted += rep.Files[i].Deleted
 	}

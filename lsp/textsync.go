@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -22,7 +23,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 		return err
 	}
 	s.workspace().Open(path, params.TextDocument.Text, params.TextDocument.Version)
-	s.docs.notify()
+	s.docReported(path, true)
 	return nil
 }
 
@@ -44,7 +45,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	if err := s.workspace().Change(path, params.TextDocument.Version, changes, s.encoding()); err != nil {
 		return fmt.Errorf("didChange %s: %w", params.TextDocument.URI, err)
 	}
-	s.docs.notify()
+	s.docReported(path, false)
 	return nil
 }
 
@@ -54,7 +55,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		return err
 	}
 	s.workspace().Close(path)
-	s.docs.notify()
+	s.docReported(path, false)
 	return nil
 }
 
@@ -117,6 +118,10 @@ func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 				}
 			}
 			return nil, s.DidChange(ctx, params)
+		case contract.MethodDiagnostics:
+			// In wire order with didChange: a list follows the change it
+			// is about.
+			return nil, s.didDiagnostics(ctx, req)
 		}
 		return h(ctx, req)
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -101,6 +102,9 @@ type Spec struct {
 	// System is what the front end tells the model besides the harness's
 	// own prompt (how its changes reach the user).
 	System string
+	// Diagnostics returns the problems the editor shows (see tools.Env);
+	// nil: the run has no get_diagnostics tool.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
 	// BeforeComplete runs when complete_task is called (agent.Config).
 	BeforeComplete func(ctx context.Context, result string) (feedback string, err error)
 	// TracePath is where the run's trace goes; "": the host's TraceDir.
@@ -108,6 +112,9 @@ type Spec struct {
 	// Record are settings of the front end to record in the trace header
 	// besides Settings (terminal flags).
 	Record map[string]any
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which shell commands will not see (tools.Env); nil: none.
+	Unsaved func() []string
 }
 
 // A Run is a built run, ready to start once.
@@ -183,7 +190,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets, UserDir: p.userDir}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved, UserDir: p.userDir}
 	if webOn(spec) {
 		wc := h.Web
 		wc.AllowPrivate = spec.Settings.WebPrivateNetwork
@@ -237,8 +244,9 @@ func webOn(spec Spec) bool {
 }
 
 // skills are the skills a run may activate: those of the workspace folders
-// the user trusts (a repository's skills steer the agent, as its policy
-// file does), the run's folder first, then the user's own. Skills that do
+// whose policy file the user trusts as it is (a repository's skills steer
+// the agent, as its allow rules do), the run's folder first, then the
+// user's own. Skills that do
 // not parse or clash, and those of untrusted folders, are reported.
 func (h *Host) skills(spec Spec) []skill.Skill {
 	roots := []string{spec.Root}
@@ -256,7 +264,8 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 		}
 		for _, pl := range ps {
 			if fi, err := os.Stat(pl.Dir); err == nil && fi.IsDir() {
-				h.warn(fmt.Sprintf("skills in %s are left out: the folder is not trusted", pl.Dir))
+				h.warn(fmt.Sprintf("skills in %s are left out: you do not trust the folder's %s as it is (agentls trust, or the agentls.approvals trust action)",
+					pl.Dir, filepath.Join(".agentls", "policy.toml")))
 			}
 		}
 	}
@@ -272,9 +281,11 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 
 // context is the run's project context, the AGENTS.md and GEMINI.md files
 // from the user's folder and the workspace folder down to the active
-// file's, and its environment.
+// file's, and its environment. Context files and their imports pass the
+// policy's checks (policy.Policy.CheckImport): nothing from .git/ or
+// .agentls/, no secret-looking file.
 func (h *Host) context(spec Spec) ([]agent.ContextFile, *agent.Environment) {
-	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile)
+	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile, spec.Policy.CheckImport)
 	for _, err := range errs {
 		h.warn(fmt.Sprintf("context file: %v", err))
 	}

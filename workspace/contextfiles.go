@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,19 +31,30 @@ type ContextFile struct {
 // folder. A line "@path" in a file is replaced by that file's content,
 // resolved relative to the importing file and confined to the workspace (the
 // user's files may import from userDir); imports nest at most five deep and
-// never twice on one chain. Problems are reported, never fatal.
-func (w *Workspace) ContextFiles(userDir, activeFile string) ([]ContextFile, []error) {
+// never twice on one chain.
+//
+// A workspace's context file must itself lead to a file inside the
+// workspace. guard, when not nil, is asked about every path a context file
+// or an import leads through (see Links), named as the user sees it
+// (workspace-relative, or absolute for the user's own): an error refuses
+// the file, whose content is then sent nowhere. Problems are reported,
+// never fatal.
+func (w *Workspace) ContextFiles(userDir, activeFile string, guard func(name string) error) ([]ContextFile, []error) {
+	cf := &contextReader{w: w, guard: guard}
 	var files []ContextFile
-	var errs []error
 	total := 0
 	add := func(path string, confine func(string) (string, error), display string) {
-		b, err := w.readContext(path)
-		if err != nil {
+		b, err := cf.read(path, confine)
+		if errors.Is(err, fs.ErrNotExist) {
 			return // absent: the common case
 		}
-		text := w.expandImports(string(b), filepath.Dir(path), confine, map[string]bool{path: true}, 0, &errs)
+		if err != nil {
+			cf.errs = append(cf.errs, fmt.Errorf("%s: %w", display, err))
+			return
+		}
+		text := cf.expand(b, filepath.Dir(path), confine, map[string]bool{path: true}, 0)
 		if total+len(text) > maxContextBytes {
-			errs = append(errs, fmt.Errorf("%s: context files pass %d KB; the rest are left out", display, maxContextBytes>>10))
+			cf.errs = append(cf.errs, fmt.Errorf("%s: context files pass %d KB; the rest are left out", display, maxContextBytes>>10))
 			return
 		}
 		total += len(text)
@@ -62,7 +75,7 @@ func (w *Workspace) ContextFiles(userDir, activeFile string) ([]ContextFile, []e
 	}
 	roots := w.Roots()
 	if len(roots) == 0 {
-		return files, errs
+		return files, cf.errs
 	}
 	root := roots[0]
 	dir := root
@@ -79,7 +92,46 @@ func (w *Workspace) ContextFiles(userDir, activeFile string) ([]ContextFile, []e
 			add(p, confineWS, w.Rel(p))
 		}
 	}
-	return files, errs
+	return files, cf.errs
+}
+
+// A contextReader reads the context files of one run and their imports.
+type contextReader struct {
+	w     *Workspace
+	guard func(name string) error
+	errs  []error
+}
+
+// read reads the context file or import at path once confine accepts it
+// and guard accepts every path it leads through.
+func (cf *contextReader) read(path string, confine func(string) (string, error)) (string, error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, _, open := cf.w.Buffer(path); !open {
+			return "", err
+		}
+	}
+	if _, err := confine(path); err != nil {
+		return "", err
+	}
+	return cf.readChecked(path)
+}
+
+// readChecked reads the confined path once guard accepts every path it
+// leads through.
+func (cf *contextReader) readChecked(path string) (string, error) {
+	hops, err := cf.w.Links(path)
+	if err != nil {
+		return "", err
+	}
+	if cf.guard != nil {
+		for _, h := range hops {
+			if err := cf.guard(cf.w.Rel(h)); err != nil {
+				return "", err
+			}
+		}
+	}
+	f, err := cf.w.ReadFile(path)
+	return f.Text, err
 }
 
 // chain lists the folders from root down to dir (dir inside root).
@@ -97,16 +149,8 @@ func chain(root, dir string) []string {
 	return out
 }
 
-func (w *Workspace) readContext(path string) ([]byte, error) {
-	f, err := w.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return []byte(f.Text), nil
-}
-
-// expandImports replaces "@path" lines by the imported file's content.
-func (w *Workspace) expandImports(text, dir string, confine func(string) (string, error), seen map[string]bool, depth int, errs *[]error) string {
+// expand replaces "@path" lines by the imported file's content.
+func (cf *contextReader) expand(text, dir string, confine func(string) (string, error), seen map[string]bool, depth int) string {
 	lines := strings.SplitAfter(text, "\n")
 	var b strings.Builder
 	for _, line := range lines {
@@ -122,24 +166,24 @@ func (w *Workspace) expandImports(text, dir string, confine func(string) (string
 		path, err := confine(target)
 		switch {
 		case err != nil:
-			*errs = append(*errs, fmt.Errorf("import %s: %w", t, err))
+			cf.errs = append(cf.errs, fmt.Errorf("import %s: %w", t, err))
 			b.WriteString(line)
 			continue
 		case seen[path]:
-			*errs = append(*errs, fmt.Errorf("import %s: cycle", t))
+			cf.errs = append(cf.errs, fmt.Errorf("import %s: cycle", t))
 			continue
 		case depth >= maxImportDepth:
-			*errs = append(*errs, fmt.Errorf("import %s: more than %d levels deep", t, maxImportDepth))
+			cf.errs = append(cf.errs, fmt.Errorf("import %s: more than %d levels deep", t, maxImportDepth))
 			continue
 		}
-		content, err := w.readContext(path)
+		content, err := cf.readChecked(path)
 		if err != nil {
-			*errs = append(*errs, fmt.Errorf("import %s: %w", t, err))
+			cf.errs = append(cf.errs, fmt.Errorf("import %s: %w", t, err))
 			b.WriteString(line)
 			continue
 		}
 		seen[path] = true
-		inner := w.expandImports(string(content), filepath.Dir(path), confine, seen, depth+1, errs)
+		inner := cf.expand(content, filepath.Dir(path), confine, seen, depth+1)
 		delete(seen, path)
 		fmt.Fprintf(&b, "<!-- imported from %s -->\n%s", t[1:], inner)
 		if !strings.HasSuffix(inner, "\n") {

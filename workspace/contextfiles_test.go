@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -49,7 +50,7 @@ func TestContextFiles(t *testing.T) {
 	// An unsaved buffer wins over the disk.
 	ws.Open(filepath.Join(root, "svc/api/AGENTS.md"), "api rules (unsaved)\n", 1)
 
-	files, errs := ws.ContextFiles(user, filepath.Join(root, "svc/api/handler.go"))
+	files, errs := ws.ContextFiles(user, filepath.Join(root, "svc/api/handler.go"), nil)
 	var got []string
 	for _, f := range files {
 		got = append(got, f.Path+": "+f.Content)
@@ -85,7 +86,7 @@ func TestContextFilesDepthLimit(t *testing.T) {
 	}
 	writeFiles(t, root, files)
 	ws, _ := workspace.New(root)
-	got, errs := ws.ContextFiles("", "")
+	got, errs := ws.ContextFiles("", "", nil)
 	if len(got) != 1 || strings.Contains(got[0].Content, "level 6") || !strings.Contains(got[0].Content, "level 5") {
 		t.Errorf("content = %q", got[0].Content)
 	}
@@ -95,3 +96,66 @@ func TestContextFilesDepthLimit(t *testing.T) {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// A repository's context files and their imports pass the same checks as
+// the tools' reads, on every path they lead through: nothing from .git/ or
+// .agentls/, no secret-looking file, nothing outside the workspace. What is
+// refused is reported and its content is sent nowhere.
+func TestContextFilesRefuse(t *testing.T) {
+	t.Parallel()
+	const secret = "SECRET-VALUE-42"
+	tests := []struct {
+		name  string
+		files map[string]string // AGENTS.md's content, and more
+		links map[string]string // link → target
+		says  string            // in the errors
+	}{
+		{name: "import of .env", files: map[string]string{"AGENTS.md": "rules\n@.env\n"}, says: ".env looks like a file of secrets"},
+		{name: "import of .git/config", files: map[string]string{"AGENTS.md": "rules\n@.git/config\n"}, says: ".git/config is inside .git/"},
+		{name: "import of .agentls/policy.toml", files: map[string]string{"AGENTS.md": "@.agentls/policy.toml\n"}, says: "inside .agentls/"},
+		{name: "import through an innocent link", files: map[string]string{"AGENTS.md": "@docs/setup.txt\n"},
+			links: map[string]string{"docs/setup.txt": "../.env"}, says: ".env looks like a file of secrets"},
+		{name: "import of a private key", files: map[string]string{"AGENTS.md": "@deploy/id_deploy\n", "deploy/id_deploy": secret}, says: "looks like a file of secrets"},
+		{name: "context file that is a link to .env", links: map[string]string{"AGENTS.md": ".env"}, says: ".env looks like a file of secrets"},
+		{name: "context file that is a link out", links: map[string]string{"GEMINI.md": "../outside/notes.md"}, says: "outside the workspace"},
+		{name: "import through a link out", files: map[string]string{"AGENTS.md": "@notes.md\n"},
+			links: map[string]string{"notes.md": "../outside/notes.md"}, says: "outside the workspace"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(dir, "ws")
+			writeFiles(t, dir, map[string]string{
+				"ws/.env": "API_KEY=" + secret + "\n", "ws/.git/config": "[remote]\nurl = https://u:" + secret + "@host\n",
+				"ws/.agentls/policy.toml": "# " + secret + "\n", "ws/docs/.keep": "", "outside/notes.md": secret + "\n",
+			})
+			writeFiles(t, root, tt.files)
+			for link, target := range tt.links {
+				if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+					t.Skip(err)
+				}
+			}
+			ws, err := workspace.New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, errs := ws.ContextFiles("", "", policy.New("").WithMode(policy.ModeDefault).CheckImport)
+			for _, f := range files {
+				if strings.Contains(f.Content, secret) {
+					t.Errorf("%s holds the secret:\n%s", f.Path, f.Content)
+				}
+			}
+			var msgs []string
+			for _, e := range errs {
+				msgs = append(msgs, e.Error())
+			}
+			if joined := strings.Join(msgs, "\n"); !strings.Contains(joined, tt.says) {
+				t.Errorf("errors %q do not say %q", joined, tt.says)
+			}
+		})
+	}
+}

@@ -41,3 +41,7 @@ func (f *Folder) Rel(path string) string {
 	}
 	return rel
 }
+
+// Links lists the paths that opening a resolved path passes through, the
+// real one last (see Workspace.Links).
+func (f *Folder) Links(path string) ([]string, error) { return f.w.Links(path) }

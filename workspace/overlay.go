@@ -66,6 +66,18 @@ func (w *Workspace) Buffer(path string) (text string, version int32, ok bool) {
 	return b.text, b.version, true
 }
 
+// Version returns the version of the editor's buffer of path, if path is
+// open, without reading its text.
+func (w *Workspace) Version(path string) (version int32, ok bool) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	b, ok := w.buffers[canonical(w.roots, path)]
+	if !ok {
+		return 0, false
+	}
+	return b.version, true
+}
+
 // Change applies the content changes of one didChange notification, in order,
 // each against the text the previous ones left, and sets the buffer's version.
 // Positions are in enc, the negotiated position encoding.

@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -23,14 +22,17 @@ var (
 // Resolve refuses, with an error wrapping ErrOutside that names p and the
 // allowed roots: a path that ".." leads out of every root; an absolute path
 // outside every root; a path whose existing part leads, through a symlink to
-// a file or folder, out of every root; a path starting with "~" (no home
-// expansion is done). A NUL byte gives ErrInvalidPath. A path that does not
-// exist yet is fine as long as its nearest existing ancestor is inside, so
-// new files can be named.
+// a file or folder, out of every root (every hop of a chain of links is
+// followed: see Links); a dangling symlink or a loop; a path starting with
+// "~" (no home expansion is done). A NUL byte gives ErrInvalidPath. A path
+// that does not exist yet is fine as long as its nearest existing ancestor
+// is inside, so new files can be named.
 //
 // The path returned is lexical: symlinks inside the workspace are kept, as
-// the editor names files that way too. The check is against mistakes, not a
-// race with another process that swaps a folder for a symlink afterwards.
+// the editor names files that way too; Links tells where it really leads.
+// The check is against a hostile repository's links and the model's paths,
+// not a race with another process that swaps a folder for a symlink
+// afterwards: writers check again just before they write.
 func (w *Workspace) Resolve(base, p string) (string, error) {
 	rs := w.rootList()
 	if strings.IndexByte(p, 0) >= 0 || strings.IndexByte(base, 0) >= 0 {
@@ -58,11 +60,11 @@ func (w *Workspace) Resolve(base, p string) (string, error) {
 		return "", outside(rs, p, abs)
 	}
 
-	real, err := evalExisting(abs)
+	hops, err := follow(rs, abs)
 	if err != nil {
 		return "", fmt.Errorf("%w: %q: %w; allowed: %s", ErrOutside, p, err, rootNames(rs))
 	}
-	if _, ok := rootFor(rs, real); !ok {
+	if real := hops[len(hops)-1]; !inRoots(rs, real) {
 		return "", outside(rs, p, real)
 	}
 	return abs, nil
@@ -109,28 +111,9 @@ func baseRoot(rs []root, p string) (dir, rel string) {
 	return rs[0].path, p
 }
 
-// evalExisting evaluates the symlinks of the longest existing ancestor of the
-// clean absolute path and appends the part that does not exist yet.
-func evalExisting(path string) (string, error) {
-	dir, tail := path, ""
-	for {
-		if _, err := os.Lstat(dir); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break // nothing exists, not even the volume root
-		}
-		tail = filepath.Join(filepath.Base(dir), tail)
-		dir = parent
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		// dir exists but cannot be followed: a dangling symlink (whose
-		// target a write would create, wherever it is) or a loop.
-		return "", fmt.Errorf("cannot follow %s: %w", dir, err)
-	}
-	return filepath.Join(real, tail), nil
+func inRoots(rs []root, path string) bool {
+	_, ok := rootFor(rs, path)
+	return ok
 }
 
 func outside(rs []root, p, where string) error {

@@ -233,3 +233,61 @@ func TestSymlinkedRoot(t *testing.T) {
 		t.Errorf("Rel(alias/a.go) = %q", rel)
 	}
 }
+
+// TestLinks follows chains of real symlinks: every hop is listed, the real
+// path comes last, and a new file's real path is its nearest existing
+// ancestor's.
+func TestLinks(t *testing.T) {
+	t.Parallel()
+	w, ws, _, outside := sandbox(t)
+	writeFiles(t, ws, map[string]string{".git/config": "[core]\n", ".env": "KEY=1\n"})
+	symlink(t, ".git", filepath.Join(ws, "tools"))
+	symlink(t, "hop2", filepath.Join(ws, "hop1"))
+	symlink(t, "sub/../tools", filepath.Join(ws, "hop2"))
+	symlink(t, "../.env", filepath.Join(ws, "sub", "setup.txt"))
+	symlink(t, "loop-b", filepath.Join(ws, "loop-a"))
+	symlink(t, "loop-a", filepath.Join(ws, "loop-b"))
+	tests := []struct {
+		p       string
+		want    []string // relative to ws, or absolute
+		wantErr string
+	}{
+		{p: "main.go", want: []string{"main.go"}},
+		{p: "new/deep/file.go", want: []string{"new/deep/file.go"}},
+		{p: "main.go/x", want: []string{"main.go/x"}},
+		{p: "link-in", want: []string{"link-in", "main.go"}},
+		{p: "tools/config", want: []string{"tools/config", ".git/config"}},
+		{p: "tools/hooks/post-checkout", want: []string{"tools/hooks/post-checkout", ".git/hooks/post-checkout"}},
+		{p: "hop1/config", want: []string{"hop1/config", "hop2/config", "sub/../tools/config", ".git/config"}},
+		{p: "sub/setup.txt", want: []string{"sub/setup.txt", ".env"}},
+		{p: "dir-in/x.go", want: []string{"dir-in/x.go", "sub/x.go"}},
+		{p: "sub/rel-out/secret.txt", want: []string{"sub/rel-out/secret.txt", outside + "/secret.txt"}},
+		{p: "dangling-in", wantErr: "cannot follow"},
+		{p: "loop-a", wantErr: "too many levels of symbolic links"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.p, func(t *testing.T) {
+			t.Parallel()
+			got, err := w.Links(filepath.Join(ws, tt.p))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Links(%s) = %q, %v; want an error saying %q", tt.p, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, p := range tt.want {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(ws, p)
+				}
+				want = append(want, p)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Links(%s) (-want +got):\n%s", tt.p, diff)
+			}
+		})
+	}
+}

@@ -3,8 +3,10 @@ package subagent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -253,11 +255,11 @@ func TestLoadMergesUserAndWorkspaceAgents(t *testing.T) {
 	for _, d := range defs {
 		got = append(got, d.Name+": "+d.Description)
 	}
-	if diff := cmp.Diff([]string{"codebase_investigator: " + subagent.Investigator().Description, "reviewer: The project's."}, got); diff != "" {
+	if diff := cmp.Diff([]string{"codebase_investigator: " + subagent.Investigator().Description, "reviewer: The user's."}, got); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)
 	}
-	if len(errs) != 1 {
-		t.Errorf("errors = %v, want the bad file", errs)
+	if len(errs) != 2 || !strings.Contains(errs[0].Error()+errs[1].Error(), "agent reviewer left out") {
+		t.Errorf("errors = %v, want the bad file and the workspace's reviewer", errs)
 	}
 }
 
@@ -280,4 +282,62 @@ func TestKind(t *testing.T) {
 	if diff := cmp.Diff(map[string]agent.Kind{"codebase_investigator": agent.KindRead, "fixer": ""}, got); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
+}
+
+// A repository cannot redefine the house: its agents cannot take a
+// built-in tool's or agent's name, nor the user's agents' names, and have
+// read-only tools at most.
+func TestWorkspaceAgentsCannotRedefineTheHouse(t *testing.T) {
+	t.Parallel()
+	user, root := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(user, "agents"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".agentls", "agents"), 0o755)
+	agentFile := func(dir, name, tools string) {
+		os.WriteFile(filepath.Join(dir, name+".md"), []byte("---\nname: "+name+"\ndescription: D.\ntools: ["+tools+"]\n---\nP.\n"), 0o644)
+	}
+	ws := filepath.Join(root, ".agentls", "agents")
+	agentFile(filepath.Join(user, "agents"), "mine", "read_file, run_shell_command")
+	agentFile(filepath.Join(user, "agents"), "write_file", "read_file")
+	for _, name := range []string{"read_file", "run_shell_command", "complete_task", "main", "codebase_investigator", "mine"} {
+		agentFile(ws, name, "read_file, write_file, run_shell_command")
+	}
+	agentFile(ws, "helper", "read_file, grep_search, replace, write_file, run_shell_command")
+	defs, errs := subagent.Load(user, root)
+	var got []string
+	for _, d := range defs {
+		got = append(got, d.Name+": "+strings.Join(d.Tools, ","))
+	}
+	want := []string{"codebase_investigator: list_directory,glob,grep_search,read_file", "mine: read_file,run_shell_command", "helper: read_file,grep_search"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+	all := fmt.Sprint(errs)
+	for _, part := range []string{"agent write_file left out: the name is a built-in tool's", "agent read_file left out", "agent main left out",
+		"agent codebase_investigator left out: a workspace's agent cannot replace", "agent mine left out", "agent helper runs without replace, write_file, run_shell_command"} {
+		if !strings.Contains(all, part) {
+			t.Errorf("errors lack %q: %v", part, errs)
+		}
+	}
+}
+
+// ToolNames name every built-in tool, those offered only with a setting
+// included; WorkspaceTools are the read tools every run has.
+func TestToolNames(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"read_file", "replace", "run_shell_command", "get_diagnostics", "activate_skill", "web_fetch",
+		"google_web_search", "save_memory", agent.CompleteTaskName} {
+		if !slices.Contains(subagent.ToolNames, name) {
+			t.Errorf("ToolNames lack %s: %v", name, subagent.ToolNames)
+		}
+	}
+	want := []string{"read_file", "list_directory", "glob", "grep_search", "write_todos"}
+	if diff := cmp.Diff(want, subagent.WorkspaceTools); diff != "" {
+		t.Errorf("WorkspaceTools (-want +got):\n%s", diff)
+	}
+}
+
+type nopProposer struct{}
+
+func (nopProposer) Propose(context.Context, agent.Change) (agent.Decision, error) {
+	return agent.Decision{}, nil
 }

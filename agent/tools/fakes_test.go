@@ -114,6 +114,9 @@ func (m *memFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(m.files, m.Rel(p))
 }
 
+// Links: an in-memory workspace has no symlinks.
+func (m *memFS) Links(p string) ([]string, error) { return []string{p}, nil }
+
 func (m *memFS) Rel(p string) string {
 	if p == root {
 		return "."

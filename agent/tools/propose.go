@@ -9,6 +9,20 @@ import (
 	"github.com/agentls/agentls/edits"
 )
 
+// shown returns, for the paths a resolved path leads through (see
+// resolveLinks), the path, its name for the user and the model, and the real
+// file a change to it writes. When the path leads through a symlink to
+// another file, the name says so ("a.md → docs/b.md"): the user approves
+// the file that will change, not the name the model gave.
+func (s *state) shown(hops []string) (path, name, target string) {
+	path, target = hops[0], hops[len(hops)-1]
+	name = s.env.FS.Rel(path)
+	if target != path {
+		name += " → " + s.env.FS.Rel(target)
+	}
+	return path, name, target
+}
+
 // propose sends a change to the user and tells the model what became of it.
 func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) (agent.Result, error) {
 	d, err := call.Propose(ctx, st.env.Proposer, ch)

@@ -29,11 +29,11 @@ type replaceTool struct {
 
 func replace(st *state) agent.Tool {
 	return replaceTool{agent.NewFunc("replace", replaceDoc, func(ctx context.Context, call *agent.Call, a replaceArgs) (agent.Result, error) {
-		path, err := st.resolve("replace", a.FilePath, writing)
+		hops, err := st.resolveLinks("replace", a.FilePath, writing)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
-		name := st.env.FS.Rel(path)
+		path, name, target := st.shown(hops)
 		old, err := st.env.FS.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return agent.Errorf("%s does not exist; use write_file to create it", name), nil
@@ -77,7 +77,7 @@ func replace(st *state) agent.Tool {
 				n, name, matchLines(old, oldString), want, n), nil
 		}
 		updated := strings.ReplaceAll(old, oldString, newString)
-		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: updated, Tool: "replace"})
+		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Target: target, Old: old, New: updated, Tool: "replace"})
 	}).WithKind(agent.KindEdit), st}
 }
 

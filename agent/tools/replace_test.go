@@ -14,7 +14,7 @@ func TestReplace(t *testing.T) {
 		aOld = "alpha\nbeta\nalpha\ngamma\nalpha\n"
 	)
 	oneToTwo := call("replace", map[string]any{"file_path": "b.go", "old_string": "return 1", "new_string": "return 2"})
-	bChange := agent.Change{Path: "/ws/b.go", Name: "b.go", Old: bOld, New: bNew, Tool: "replace"}
+	bChange := agent.Change{Path: "/ws/b.go", Name: "b.go", Target: "/ws/b.go", Old: bOld, New: bNew, Tool: "replace"}
 	bEdit := edit{Path: "/ws/b.go", Name: "b.go", Added: 1, Deleted: 1}
 	runCases(t, []toolCase{{
 		name: "single match applied",
@@ -49,7 +49,7 @@ func TestReplace(t *testing.T) {
 			decided("replace", edit{Path: "/ws/a.txt", Name: "a.txt", Added: 3, Deleted: 3}, agent.OutcomeApplied, ""),
 			succeeded("replace", "Changed a.txt (+3 \u22123)"),
 		},
-		changes: []agent.Change{{Path: "/ws/a.txt", Name: "a.txt", Old: aOld, New: "omega\nbeta\nomega\ngamma\nomega\n", Tool: "replace"}},
+		changes: []agent.Change{{Path: "/ws/a.txt", Name: "a.txt", Target: "/ws/a.txt", Old: aOld, New: "omega\nbeta\nomega\ngamma\nomega\n", Tool: "replace"}},
 	}, {
 		name:  "no match",
 		call:  call("replace", map[string]any{"file_path": "b.go", "old_string": "return 7", "new_string": "return 2"}),
@@ -80,7 +80,7 @@ func TestReplace(t *testing.T) {
 			decided("replace", edit{Path: "/ws/a.txt", Name: "a.txt", Deleted: 1}, agent.OutcomeApplied, ""),
 			succeeded("replace", "Changed a.txt (+0 \u22121)"),
 		},
-		changes: []agent.Change{{Path: "/ws/a.txt", Name: "a.txt", Old: aOld, New: "alpha\nbeta\ngamma\nalpha\n", Tool: "replace"}},
+		changes: []agent.Change{{Path: "/ws/a.txt", Name: "a.txt", Target: "/ws/a.txt", Old: aOld, New: "alpha\nbeta\ngamma\nalpha\n", Tool: "replace"}},
 	}, {
 		name:  "empty old_string",
 		call:  call("replace", map[string]any{"file_path": "b.go", "old_string": "", "new_string": "x"}),
@@ -182,7 +182,7 @@ func TestReplaceHelps(t *testing.T) {
 			decided("replace", crlfEdit, agent.OutcomeApplied, ""),
 			succeeded("replace", "Changed crlf.txt (+2 \u22122)"),
 		},
-		changes: []agent.Change{{Path: "/ws/crlf.txt", Name: "crlf.txt", Old: "one\r\ntwo\r\nthree\r\n", New: "1\r\n2\r\nthree\r\n", Tool: "replace"}},
+		changes: []agent.Change{{Path: "/ws/crlf.txt", Name: "crlf.txt", Target: "/ws/crlf.txt", Old: "one\r\ntwo\r\nthree\r\n", New: "1\r\n2\r\nthree\r\n", Tool: "replace"}},
 	}, {
 		name:  "placeholder for left-out code",
 		files: files,

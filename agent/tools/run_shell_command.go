@@ -43,7 +43,9 @@ func runShellCommand(st *state) agent.Tool {
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
-		return st.runShell(ctx, a.Command, dir)
+		unsaved := st.unsaved()
+		res, err := st.runShell(ctx, a.Command, dir)
+		return withUnsaved(res, unsaved), err
 	}).WithKind(agent.KindExecute), st}
 }
 
@@ -76,15 +78,19 @@ func (shellTool) Describe(args json.RawMessage) string {
 	return "Running `" + shortCommand(a.Command) + "`"
 }
 
-// shellDir checks a call's arguments and returns the folder to run in.
+// shellDir checks a call's arguments and returns the folder to run in,
+// every symlink evaluated.
 func (st *state) shellDir(a shellArgs) (string, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return "", errors.New("command is empty; give the command line to run")
 	}
-	dir, err := st.resolve(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
+	hops, err := st.resolveLinks(policy.ShellTool, cmp.Or(a.DirPath, "."), reading)
 	if err != nil {
 		return "", err
 	}
+	// The folder it really runs in, which the user approves: a dir_path
+	// that is a symlink does not hide where the command runs.
+	dir := hops[len(hops)-1]
 	if _, err := st.env.FS.ReadDir(dir); err != nil {
 		return "", fmt.Errorf("dir_path %q is not a folder of the workspace", a.DirPath)
 	}
@@ -100,24 +106,25 @@ func (st *state) shellDir(a shellArgs) (string, error) {
 // left to the approval.
 func (st *state) staysInside(command, dir string) error {
 	cwd := dir
-	for _, part := range policy.ParseCommand(command).Parts {
-		words := strings.Fields(part)
-		if words[0] != "cd" && words[0] != "pushd" {
+	for _, call := range policy.ParseCommand(command).Runs {
+		words := call.Words
+		if words[0].Text != "cd" && words[0].Text != "pushd" {
 			continue
 		}
-		words = slices.DeleteFunc(words[1:], func(w string) bool { return strings.HasPrefix(w, "-") && w != "-" })
-		target := "~"
+		words = slices.DeleteFunc(words[1:], func(w policy.Word) bool { return strings.HasPrefix(w.Text, "-") && w.Text != "-" })
+		target := policy.Word{Text: "~"}
 		if len(words) > 0 {
-			target = strings.Trim(words[0], `'"`)
+			target = words[0]
 		}
-		if target == "-" || strings.ContainsAny(target, "$`*?") {
+		if target.Text == "-" || !target.Static && !strings.HasPrefix(target.Text, "~") {
 			continue
 		}
+		part := call.String()
 		outside := fmt.Errorf("`%s` leaves the workspace; commands run inside it (use dir_path for another folder of the workspace)", part)
-		if strings.HasPrefix(target, "~") {
-			return outside
+		if !target.Static {
+			return outside // ~: the home folder
 		}
-		p := target
+		p := target.Text
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
 		}
@@ -195,26 +202,19 @@ type shellRun struct {
 // errShellTimeout is the cancellation cause of a command that ran too long.
 var errShellTimeout = errors.New("shell command timed out")
 
-// Variables that hold secrets, by the end of their name.
-var (
-	secretVarSuffixes = []string{"_KEY", "_KEYS", "_TOKEN", "_TOKENS", "_SECRET", "_SECRETS", "_PASSWORD", "_PASSWD", "_CREDENTIALS"}
-	secretVars        = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "GOOGLE_APPLICATION_CREDENTIALS"}
-	// shellVars make commands fit for a run with no terminal: no pager, no
-	// password prompt.
-	shellVars = []string{"AGENTLS=1", "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0"}
-)
+// shellVars make commands fit for a run with no terminal: no pager, no
+// password prompt.
+var shellVars = []string{"AGENTLS=1", "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0"}
 
 // shellEnviron is the environment of shell commands: base without the
-// variables that hold secrets (by their name: *_KEY, *_TOKEN, *_SECRET…;
-// or their value: one of secrets), plus shellVars.
+// variables that hold secrets (policy.SecretVar, the filter traces use too,
+// or a value holding one of secrets), plus shellVars.
 func shellEnviron(base, secrets []string) []string {
 	var env []string
 	for _, kv := range base {
 		name, value, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(name)
 		switch {
-		case slices.Contains(secretVars, up),
-			slices.ContainsFunc(secretVarSuffixes, func(s string) bool { return strings.HasSuffix(up, s) }),
+		case policy.SecretVar(name, value),
 			slices.ContainsFunc(secrets, func(s string) bool { return len(s) >= 8 && strings.Contains(value, s) }),
 			slices.ContainsFunc(shellVars, func(v string) bool { return strings.HasPrefix(v, name+"=") }):
 			continue

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // TestSandbox attacks the workspace's confinement through every tool, on a
@@ -21,10 +23,11 @@ func TestSandbox(t *testing.T) {
 	tests := []struct {
 		name    string
 		call    *genai.FunctionCall
-		refused bool   // an error result
-		says    string // part of the result
-		gone    string // a path (relative to the temporary folder) that must not exist afterwards
-		kept    string // a path that must still exist
+		refused bool              // an error result
+		says    string            // part of the result
+		gone    string            // a path (relative to the temporary folder) that must not exist afterwards
+		kept    string            // a path that must still exist
+		links   map[string]string // more symlinks: link → target, relative to the temporary folder
 	}{
 		{name: "traversal", call: call("read_file", map[string]any{"file_path": "../outside/secret.txt"}), refused: true, says: outside},
 		{name: "deep traversal", call: call("read_file", map[string]any{"file_path": "sub/../../../../../../etc/passwd"}), refused: true, says: outside},
@@ -52,6 +55,15 @@ func TestSandbox(t *testing.T) {
 			refused: true, says: "inside .git/", gone: "ws/.git/hooks/pre-commit"},
 		{name: "edit .git/config", call: call("replace", map[string]any{"file_path": ".git/config", "old_string": "[core]", "new_string": "[core]\n\tfsmonitor = evil"}),
 			refused: true, says: "inside .git/"},
+		{name: "write the git config through a link", call: call("write_file", map[string]any{"file_path": "tools/config", "content": "[core]\n\tfsmonitor = evil\n"}),
+			refused: true, says: "tools/config leads through a symlink to .git/config, which is inside .git/", links: map[string]string{"ws/tools": ".git"}},
+		{name: "new hook through a link", call: call("write_file", map[string]any{"file_path": "tools/hooks/post-checkout", "content": "#!/bin/sh\n"}),
+			refused: true, says: "inside .git/", gone: "ws/.git/hooks", links: map[string]string{"ws/tools": ".git"}},
+		{name: "policy through a link", call: call("write_file", map[string]any{"file_path": "conf/policy.toml", "content": "x"}),
+			refused: true, says: "conf/policy.toml leads through a symlink to .agentls/policy.toml, which is inside .agentls/",
+			links: map[string]string{"ws/conf": ".agentls"}},
+		{name: ".env through an innocent name", call: call("read_file", map[string]any{"file_path": "docs/setup.txt"}),
+			refused: true, says: "docs/setup.txt leads through a symlink to .env, which " + secret, links: map[string]string{"ws/docs/setup.txt": "../.env"}},
 		{name: "cd .. && rm", call: shellCall("cd .. && rm -rf outside"), refused: true, says: "`cd ..` leaves the workspace", kept: "outside/secret.txt"},
 		{name: "cd to an absolute folder", call: shellCall("cd " + "/tmp && touch pwned"), refused: true, says: "leaves the workspace"},
 		{name: "injection through dir_path", call: shellCall("ls", "dir_path", "sub; touch pwned"),
@@ -69,15 +81,20 @@ func TestSandbox(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			d := newDisk(t, map[string]string{
-				"ws/main.go":         "package main\n",
-				"ws/.env":            "API_KEY=123\n",
-				"ws/sub/id_rsa":      "-----BEGIN OPENSSH PRIVATE KEY-----\nAPI_KEY\n",
-				"ws/logo.png":        "\x89PNG\r\n\x1a\n\x00\x00API_KEY",
-				"ws/.git/config":     "[core]\n",
-				"outside/secret.txt": "secret\n",
+				"ws/main.go":              "package main\n",
+				"ws/.env":                 "API_KEY=123\n",
+				"ws/sub/id_rsa":           "-----BEGIN OPENSSH PRIVATE KEY-----\nAPI_KEY\n",
+				"ws/logo.png":             "\x89PNG\r\n\x1a\n\x00\x00API_KEY",
+				"ws/.git/config":          "[core]\n",
+				"ws/.agentls/policy.toml": "",
+				"outside/secret.txt":      "secret\n",
 			})
 			d.symlink(t, filepath.Join(d.dir, "outside", "secret.txt"), "ws/link-out")
 			d.symlink(t, filepath.Join(d.dir, "outside"), "ws/dir-out")
+			for link, target := range tt.links {
+				os.MkdirAll(filepath.Dir(filepath.Join(d.dir, link)), 0o755)
+				d.symlink(t, target, link)
+			}
 			tr := play(t, script{disk: d, cfg: approveAll, calls: []*genai.FunctionCall{tt.call}})
 			rs := tr.replies(t)
 			key := "output"
@@ -116,5 +133,23 @@ func TestReadFileReadsTheBuffer(t *testing.T) {
 	tr := play(t, script{disk: d, calls: []*genai.FunctionCall{call("read_file", map[string]any{"file_path": "main.go"})}})
 	if got := tr.replies(t)[0].Response["output"]; got != "package main // unsaved\n" {
 		t.Errorf("read_file = %q", got)
+	}
+}
+
+// A command whose dir_path is a symlink is approved, and runs, in the
+// folder the link leads to: the user sees where it really runs.
+func TestShellDirIsTheRealFolder(t *testing.T) {
+	t.Parallel()
+	d := newDisk(t, map[string]string{"ws/.git/HEAD": "ref: refs/heads/main\n"})
+	d.symlink(t, ".git", "ws/tools")
+	ap := &fakeApprover{}
+	tr := play(t, script{disk: d, cfg: func(cfg *agent.Config) { cfg.Approver = ap },
+		calls: []*genai.FunctionCall{shellCall("pwd -P", "dir_path", "tools")}})
+	want := filepath.Join(d.root, ".git")
+	if got := ap.asked(); len(got) != 1 || got[0].Dir != want {
+		t.Errorf("approvals %+v, want one for %s", got, want)
+	}
+	if out, _ := tr.replies(t)[0].Response["output"].(string); !strings.Contains(out, want+"\n") {
+		t.Errorf("output %q", out)
 	}
 }

@@ -69,9 +69,9 @@ func TestOneTurnManyCalls(t *testing.T) {
 				t.Errorf("function responses (-want +got):\n%s", diff)
 			}
 			wantChanges := []agent.Change{
-				{Path: "/ws/a.txt", Name: "a.txt", Old: a0, New: a1, Tool: "replace"},
-				{Path: "/ws/a.txt", Name: "a.txt", Old: a1, New: a2, Tool: "replace"},
-				{Path: "/ws/a.txt", Name: "a.txt", Old: a2, New: a3, Tool: "write_file"},
+				{Path: "/ws/a.txt", Name: "a.txt", Target: "/ws/a.txt", Old: a0, New: a1, Tool: "replace"},
+				{Path: "/ws/a.txt", Name: "a.txt", Target: "/ws/a.txt", Old: a1, New: a2, Tool: "replace"},
+				{Path: "/ws/a.txt", Name: "a.txt", Target: "/ws/a.txt", Old: a2, New: a3, Tool: "write_file"},
 			}
 			if diff := cmp.Diff(wantChanges, tr.changes); diff != "" {
 				t.Errorf("proposed changes (-want +got):\n%s", diff)

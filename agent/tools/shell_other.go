@@ -12,7 +12,9 @@ import (
 
 // execShell runs command with bash -c, writing its output to out. Without
 // process groups, only the shell itself is killed when ctx ends or the
-// timeout passes.
+// timeout passes. Not covered here: the processes the command started
+// outlive it, and if agentls is killed the command runs on (a Windows job
+// object would hold them).
 func execShell(ctx context.Context, command, dir string, env []string, timeout time.Duration, out io.Writer) shellRun {
 	cmdCtx, cancel := context.WithTimeoutCause(ctx, timeout, errShellTimeout)
 	defer cancel()

@@ -1,81 +1,18 @@
-//go:build unix
+//go:build unix && !linux
 
 package tools
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"os/exec"
-	"syscall"
 	"time"
 )
 
-// shellDrain is how long output is still read after a command ends, from
-// processes that left its process group.
-const shellDrain = 2 * time.Second
-
-// execShell runs command with bash (sh where there is none) in a process
-// group of its own, writing its output to out. When ctx ends or the timeout
-// passes the whole group is killed; when the command ends, what it left
-// running in the group is killed too, so no process outlives its call.
+// execShell runs command in a process group of its own (see execGroup).
+// Not covered here, unlike on Linux: a process that leaves the group
+// (setsid, a daemon) outlives the call, and if agentls is killed with
+// SIGKILL the command runs on. These systems have no child subreaper that
+// agentls uses (FreeBSD's procctl(PROC_REAP_ACQUIRE) would do).
 func execShell(ctx context.Context, command, dir string, env []string, timeout time.Duration, out io.Writer) shellRun {
-	cmdCtx, cancel := context.WithTimeoutCause(ctx, timeout, errShellTimeout)
-	defer cancel()
-	shell, err := exec.LookPath("bash")
-	if err != nil {
-		shell = "/bin/sh"
-	}
-	cmd := exec.CommandContext(cmdCtx, shell, "-c", command)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	// A pipe of our own, not exec's: Wait returns when the shell exits, and
-	// the group is killed before the output is drained, so a background
-	// process that holds the pipe cannot hold up the call.
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return shellRun{err: err}
-	}
-	defer pr.Close()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	err = cmd.Start()
-	pw.Close()
-	if err != nil {
-		return shellRun{err: err}
-	}
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		io.Copy(out, pr)
-	}()
-	waitErr := cmd.Wait()
-	killGroup(cmd.Process.Pid)
-	select {
-	case <-drained:
-	case <-time.After(shellDrain):
-		pr.Close() // a process that left the group still holds the pipe
-		<-drained
-	}
-
-	r := shellRun{timedOut: errors.Is(context.Cause(cmdCtx), errShellTimeout) && ctx.Err() == nil}
-	if ps := cmd.ProcessState; ps != nil {
-		r.exit = ps.ExitCode()
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			r.signal = ws.Signal().String()
-		}
-	} else if waitErr != nil {
-		r.err = waitErr
-	}
-	return r
-}
-
-// killGroup kills the process group whose leader is pid.
-func killGroup(pid int) error {
-	err := syscall.Kill(-pid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil // already gone
-	}
-	return err
+	return execGroup(ctx, shellPath(), command, dir, env, timeout, out)
 }

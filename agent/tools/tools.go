@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,6 +42,13 @@ type Env struct {
 	// Secrets are values shell commands must never see, such as the model's
 	// API key: variables holding them are taken out of the environment.
 	Secrets []string
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which a shell command will not see; nil: none (no editor).
+	Unsaved func() []string
+	// Diagnostics returns the problems the editor shows, by resolved path:
+	// those of the file at abs, or with abs "", of every file that has some.
+	// nil: get_diagnostics is not offered.
+	Diagnostics func(abs string) map[string][]agent.Diagnostic
 
 	// Skills are the skills activate_skill loads; none: it is not offered.
 	Skills []skill.Skill
@@ -68,6 +74,9 @@ type PathPolicy interface {
 func Builtin(env Env) []agent.Tool {
 	st := &state{env: env, read: make(map[string]bool), active: make(map[string]bool), rejected: make(map[string]bool)}
 	ts := []agent.Tool{readFile(st), listDirectory(st), glob(st), grepSearch(st), writeTodos()}
+	if env.Diagnostics != nil {
+		ts = append(ts, getDiagnostics(st))
+	}
 	if len(env.Skills) > 0 {
 		ts = append(ts, activateSkill(st))
 	}
@@ -91,6 +100,17 @@ func NeedsProposer(name string) bool {
 		return slices.ContainsFunc(ts, func(t agent.Tool) bool { return t.Declaration().Name == name })
 	}
 	return has(Builtin(Env{Proposer: noProposer{}})) && !has(Builtin(Env{}))
+}
+
+// Names are the names of every built-in tool a run can be offered.
+func Names() []string {
+	var names []string
+	all := Env{Proposer: noProposer{}, Web: web.New(web.Config{}), Search: true, Skills: []skill.Skill{{Name: "skill"}},
+		Diagnostics: func(string) map[string][]agent.Diagnostic { return nil }}
+	for _, t := range Builtin(all) {
+		names = append(names, t.Declaration().Name)
+	}
+	return names
 }
 
 // noProposer stands for a run's Proposer where only the tools offered
@@ -124,14 +144,17 @@ func (s *state) hasRead(path string) bool {
 }
 
 // pathLock is the scheduling lock of a call that changes the file at p. It
-// names the resolved path, so that two spellings of one file ("a.go",
-// "/ws/a.go") share a lock; a path that does not resolve keeps its own
-// spelling (the call fails anyway).
+// names the real path, so that two spellings of one file ("a.go",
+// "/ws/a.go", a symlink to it) share a lock; a path that does not resolve
+// keeps its own spelling (the call fails anyway).
 func (s *state) pathLock(p string) []string {
 	if p == "" {
 		return []string{"*"}
 	}
 	if abs, err := s.env.FS.Resolve(p); err == nil {
+		if hops, err := s.env.FS.Links(abs); err == nil {
+			abs = hops[len(hops)-1]
+		}
 		return []string{"file:" + abs}
 	}
 	return []string{"file:" + filepath.Clean(p)}
@@ -145,41 +168,73 @@ const (
 	writing
 )
 
-// protectedDirs are folders no edit tool writes in: the repository's
-// history, and agentls's own settings (a policy the agent could rewrite
-// would be no policy).
-var protectedDirs = []string{".git", ".agentls"}
+// A secretError refuses a secret-looking file.
+type secretError struct{ msg string }
+
+func (e *secretError) Error() string { return e.msg }
 
 // resolve resolves a path a tool was given and checks the tool may use it
 // for acc. The error is for the model: it says what was refused and why.
 func (s *state) resolve(tool, p string, acc access) (string, error) {
-	abs, err := s.env.FS.Resolve(p)
+	hops, err := s.resolveLinks(tool, p, acc)
 	if err != nil {
 		return "", err
 	}
-	if err := s.allowed(tool, abs, acc); err != nil {
-		return "", err
-	}
-	return abs, nil
+	return hops[0], nil
 }
 
-// allowed checks that tool may use the resolved path abs for acc.
-func (s *state) allowed(tool, abs string, acc access) error {
-	name := s.env.FS.Rel(abs)
-	if acc == writing {
-		for _, el := range strings.Split(filepath.ToSlash(name), "/") {
-			for _, d := range protectedDirs {
-				if strings.EqualFold(el, d) {
-					return fmt.Errorf("%s is inside %s/, which agentls never changes; leave it to the user", name, d)
-				}
-			}
+// resolveLinks is resolve, returning every path the resolved one leads
+// through (see agent.FS Links): the resolved path first, the real one last.
+func (s *state) resolveLinks(tool, p string, acc access) ([]string, error) {
+	abs, err := s.env.FS.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	hops, err := s.env.FS.Links(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.env.FS.Rel(abs), err)
+	}
+	if err := s.allowed(tool, hops, acc); err != nil {
+		return nil, err
+	}
+	return hops, nil
+}
+
+// allowed checks that tool may use the resolved path hops[0], which leads
+// through hops, for acc: no hop may be in a protected folder (.git/,
+// .agentls/) when writing, or look like a file of secrets that no policy
+// rule allows.
+func (s *state) allowed(tool string, hops []string, acc access) error {
+	name := s.env.FS.Rel(hops[0])
+	for _, h := range hops {
+		hop := s.env.FS.Rel(h)
+		subject, rule := name, "a policy rule with a pathPattern" // what is refused, and where it leads
+		if hop != name {
+			subject = fmt.Sprintf("%s leads through a symlink to %s, which", name, hop)
+			rule += " matching " + hop
+		}
+		if d := policy.ProtectedDir(hop); acc == writing && d != "" {
+			return fmt.Errorf("%s is inside %s/, which agentls never changes; leave it to the user", subject, d)
+		}
+		if policy.IsSecret(h) && !s.allowsSecret(tool, hop) {
+			return &secretError{fmt.Sprintf("%s looks like a file of secrets (keys, tokens, credentials), which tools may not use; "+
+				"%s can allow it. Do not try to reach it another way", subject, rule)}
 		}
 	}
-	if policy.IsSecret(abs) && !s.allowsSecret(tool, name) {
-		return fmt.Errorf("%s looks like a file of secrets (keys, tokens, credentials), which tools may not use; "+
-			"a policy rule with a pathPattern can allow it. Do not try to reach it another way", name)
-	}
 	return nil
+}
+
+// secret reports whether tool must not use the resolved path abs because
+// abs, or a path it leads to through symlinks, looks like a file of
+// secrets that no policy rule allows. Walkers (grep_search, glob) call it
+// on each file they meet.
+func (s *state) secret(tool, abs string) bool {
+	hops, err := s.env.FS.Links(abs)
+	if err != nil {
+		hops = []string{abs} // it cannot be opened; its own name still counts
+	}
+	var se *secretError
+	return errors.As(s.allowed(tool, hops, reading), &se)
 }
 
 func (s *state) allowsSecret(tool, name string) bool {

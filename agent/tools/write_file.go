@@ -25,11 +25,11 @@ type writeFileTool struct {
 
 func writeFile(st *state) agent.Tool {
 	return writeFileTool{agent.NewFunc("write_file", writeFileDoc, func(ctx context.Context, call *agent.Call, a writeFileArgs) (agent.Result, error) {
-		path, err := st.resolve("write_file", a.FilePath, writing)
+		hops, err := st.resolveLinks("write_file", a.FilePath, writing)
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
-		name := st.env.FS.Rel(path)
+		path, name, target := st.shown(hops)
 		old, err := st.env.FS.ReadFile(path)
 		create := errors.Is(err, fs.ErrNotExist)
 		if err != nil && !create {
@@ -45,7 +45,7 @@ func writeFile(st *state) agent.Tool {
 			return agent.Errorf("content has %q where code should be: it looks like a stand-in for code left out, and writing it would delete that code from %s. "+
 				"Give the complete content of the file, or use replace to change only part of it.", ph[0], name), nil
 		}
-		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Old: old, New: a.Content, Create: create, Tool: "write_file"})
+		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Target: target, Old: old, New: a.Content, Create: create, Tool: "write_file"})
 	}).WithKind(agent.KindEdit), st}
 }
 

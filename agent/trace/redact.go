@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/agent/policy"
 )
 
 // Redacted replaces secret values in a trace.
@@ -13,36 +15,11 @@ const Redacted = "[REDACTED]"
 // values ("1", "true") occur everywhere in code and would wreck the trace.
 const minSecret = 6
 
-// Names of environment variables that hold secrets: by their end, by a
-// part, or whole.
-var (
-	secretSuffixes = []string{"_KEY", "_KEYS", "_TOKEN", "_TOKENS", "_SECRET", "_SECRETS", "_CREDENTIALS"}
-	secretParts    = []string{"PASSWORD", "PASSWD"}
-	secretNames    = []string{"KEY", "TOKEN", "SECRET", "GOOGLE_APPLICATION_CREDENTIALS"}
-)
-
-// IsSecretVar reports whether an environment variable's name says it holds
-// a secret: *_KEY, *_TOKEN, *_SECRET (and plurals), *_CREDENTIALS,
-// *PASSWORD*, *PASSWD*, GOOGLE_APPLICATION_CREDENTIALS.
-func IsSecretVar(name string) bool {
-	up := strings.ToUpper(name)
-	return slices.Contains(secretNames, up) ||
-		slices.ContainsFunc(secretSuffixes, func(s string) bool { return strings.HasSuffix(up, s) }) ||
-		slices.ContainsFunc(secretParts, func(s string) bool { return strings.Contains(up, s) })
-}
-
-// SecretValues returns the values of the secret-holding variables of
-// environ ("NAME=value" entries), for [Options].Secrets.
-func SecretValues(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, value, ok := strings.Cut(kv, "=")
-		if ok && value != "" && IsSecretVar(name) {
-			out = append(out, value)
-		}
-	}
-	return out
-}
+// SecretValues returns the secrets of environ ("NAME=value" entries), for
+// [Options].Secrets: the values of the variables that hold secrets and the
+// passwords of URLs, by the filter shell commands' environments pass
+// through too (policy.SecretVar).
+func SecretValues(environ []string) []string { return policy.SecretValues(environ) }
 
 // A redactor replaces secret values in encoded records.
 type redactor struct {

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/agentls/agentls/agent/policy"
-	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/runner"
 	"github.com/agentls/agentls/workspace"
 )
@@ -48,9 +47,10 @@ func newHost(e env, traceDir string, warn io.Writer) *runner.Host {
 		TraceDir:      traceDir,
 		Version:       version,
 		NewModel:      newModel(e),
-		// The terminal's environment is e: its secret values stay out of
-		// traces as the API keys stay out of commands too.
-		Secrets: append(apiKeys(e), trace.SecretValues(e)...),
+		// The terminal's environment is e: commands start from it, less its
+		// secrets, and traces scrub them.
+		Environ: e,
+		Secrets: apiKeys(e),
 		Warn:    func(msg string) { fmt.Fprintf(warn, "agentls: %s\n", msg) },
 	}
 }

@@ -54,10 +54,30 @@ func (t *termProposer) Propose(ctx context.Context, ch agent.Change) (agent.Deci
 			t.mu.Unlock()
 		}
 	}
-	if err := writeAtomic(ch.Path, ch.New); err != nil {
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
+	return writeChange(ch), nil
+}
+
+// writeChange writes a change to disk, if the file is still what the change was
+// computed against and its path still leads where the tool checked it:
+// the file written is the real one the user was shown, never one a symlink
+// swapped in since.
+func writeChange(ch agent.Change) agent.Decision {
+	dest := ch.Path
+	if ch.Target != "" {
+		real, err := workspace.Real(ch.Path)
+		if err != nil || real != ch.Target {
+			return agent.Decision{Outcome: agent.OutcomeConflict,
+				Message: fmt.Sprintf("%s no longer leads to the file that was checked (a symlink changed); nothing was written", ch.Name)}
+		}
+		dest = real
 	}
-	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+	if d, ok := stale(ch); !ok {
+		return d
+	}
+	if err := writeAtomic(dest, ch.New); err != nil {
+		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}
+	}
+	return agent.Decision{Outcome: agent.OutcomeApplied}
 }
 
 // stale checks that the file on disk is still what the change was computed
@@ -110,13 +130,7 @@ func writeAtomic(path, content string) error {
 type diskProposer struct{}
 
 func (diskProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	if d, ok := stale(ch); !ok {
-		return d, nil
-	}
-	if err := writeAtomic(ch.Path, ch.New); err != nil {
-		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
-	}
-	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+	return writeChange(ch), nil
 }
 
 // overlayProposer applies changes in memory, as open buffers of the

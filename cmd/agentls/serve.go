@@ -43,6 +43,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		Version:       version,
 		UserConfigDir: userConfigDir(e),
 		TraceDir:      traceDir,
+		Environ:       e,
 		// Over stdio, closing the connection can hang on a blocked read of
 		// stdin: leave the way the spec says, with the process.
 		Exit: func(code int) { os.Exit(code) },

@@ -137,10 +137,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -320,11 +322,19 @@ export interface Settings {
   webInPlanMode: boolean;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
+  /** the client sends agentls/diagnostics (plugins turn it on) */
+  diagnostics: boolean;
   /** code actions of your own */
   customActions: {
     title: string;
     prompt: string;
   }[];
+}
+
+export interface DiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: null | Diagnostic[];
 }
 
 /** The JSON Schema of the settings: their types, allowed values and defaults. */
@@ -417,6 +427,11 @@ export const settingsSchema = {
       "description": "send agentls/event notifications (plugins turn it on)",
       "default": false
     },
+    "diagnostics": {
+      "type": "boolean",
+      "description": "the client sends agentls/diagnostics (plugins turn it on)",
+      "default": false
+    },
     "customActions": {
       "type": "array",
       "items": {
@@ -461,11 +476,14 @@ export const defaultSettings: Readonly<Settings> = {
   "webPrivateNetwork": false,
   "webInPlanMode": true,
   "events": false,
+  "diagnostics": false,
   "customActions": []
 };
 
+export type PluginSetting = 'events' | 'diagnostics';
+
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events"];
+export const pluginSettings: readonly PluginSetting[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;
