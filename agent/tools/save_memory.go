@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -60,6 +62,9 @@ func saveMemory(st *state) agent.Tool {
 		fact, err := memory.Check(a.Fact)
 		if err != nil {
 			return agent.Errorf("%v. Nothing was saved.", err), nil
+		}
+		if slices.ContainsFunc(st.env.Secrets, func(v string) bool { return len(v) >= 8 && strings.Contains(fact, v) }) {
+			return agent.Errorf("the fact holds a secret value (an API key); secrets are never remembered. Nothing was saved."), nil
 		}
 		if st.wasRejected(fact) {
 			return agent.Errorf("the user rejected remembering this fact earlier in this run; do not propose it again."), nil

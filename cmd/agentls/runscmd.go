@@ -176,7 +176,7 @@ func showSummary(w io.Writer, path string, s trace.Summary) {
 		if skills == "" {
 			skills = "-"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%d\t%s\n", id, cmp.Or(c.Model, "-"), c.Context.Tokens, shorten(files, 60), c.Context.Memories, skills)
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%d\t%s\n", id, cmp.Or(c.Model, s.Model), c.Context.Tokens, shorten(files, 60), c.Context.Memories, skills)
 	}
 	tw.Flush()
 

@@ -124,6 +124,14 @@ func TestRunSkillsWebAndMemory(t *testing.T) {
 		t.Errorf("the last call's context: %+v", last.Context)
 	}
 
+	// What did the model see for each call?
+	code, show, errOut := agentls(t, env, "", "trace", "show", files[0].Path)
+	if code != 0 || !strings.Contains(show, "Skills     notes (user), release ("+ws+")") || !strings.Contains(show, "Model calls (6)") ||
+		!regexp.MustCompile(`#2 \(2\) +gemini-flash-latest +\d+ +- +0 +-\n`).MatchString(show) || // the search call
+		!regexp.MustCompile(`#5 +gemini-flash-latest +\d+ +\S+agentls/AGENTS\S* +0 +release\n`).MatchString(show) {
+		t.Errorf("trace show: exit %d\n%s\n%s", code, show, errOut)
+	}
+
 	// Replayed from the state before the run: the fact is proposed again,
 	// in memory; nothing is fetched, searched or written.
 	write(t, filepath.Join(user, "AGENTS.md"), "# Mine\n")
