@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 )
 
@@ -96,6 +97,12 @@ type Approval struct {
 	// Hosts are the web hosts a call would reach (web_fetch); policy rules
 	// may allow them by name.
 	Hosts []string `json:"hosts,omitempty"`
+	// Server is the MCP server of a call of one of its tools, ServerTool
+	// the tool's name there, and Args the call's arguments (JSON): what the
+	// user is asked to allow.
+	Server     string          `json:"server,omitempty"`
+	ServerTool string          `json:"serverTool,omitempty"`
+	Args       json.RawMessage `json:"args,omitempty"`
 	// Rule is the rule an "always" answer would add, such as "go test".
 	Rule    string `json:"rule,omitempty"`
 	Allowed *bool  `json:"allowed,omitempty"` // set on approval_decided

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,6 +33,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/skill"
 	"github.com/agentls/agentls/agent/subagent"
@@ -73,6 +75,11 @@ type Host struct {
 	// decide whether private addresses are allowed. Tests give a resolver
 	// and their server's certificate.
 	Web web.Config
+	// MCP holds the MCP servers of the front end's runs, one per server
+	// per workspace folder, started when a run first needs them (see
+	// Spec.Settings.MCPServers); the front end closes it when it ends.
+	// nil: runs have no MCP tools.
+	MCP *mcp.Manager
 }
 
 // A Spec is one run, as a front end asks for it.
@@ -128,6 +135,11 @@ type Run struct {
 	trace  *trace.Writer
 	header trace.Header
 	warn   func(string)
+	now    func() time.Time
+	// prepare, when set, runs as the run starts: it starts the run's MCP
+	// servers, gives the run their tools, and returns the problems to
+	// report on the run.
+	prepare func(ctx context.Context) []string
 }
 
 // parts are what a live run and a replayed one take from different places.
@@ -140,6 +152,8 @@ type parts struct {
 	skills   []skill.Skill
 	// userDir is where save_memory keeps the user's facts.
 	userDir string
+	// mcp are the tools of the run's MCP servers.
+	mcp []agent.Tool
 	// wrap replaces the tools that must not run again in a replay.
 	wrap func([]agent.Tool) []agent.Tool
 }
@@ -159,7 +173,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.RunID == "" {
 		spec.RunID = trace.NewRunID("main")
 	}
-	run := &Run{Task: spec.Task, warn: h.warn}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
 	if err := h.openTrace(run, spec); err != nil {
 		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
 	}
@@ -176,6 +190,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if run.trace != nil {
 		run.header = h.header(spec, p)
 	}
+	run.prepare = h.prepareMCP(run, spec, p)
 	return run, nil
 }
 
@@ -208,7 +223,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
 				e.Proposer = nil // read-only unless the definition says otherwise
 			}
-			return p.wrap(tools.Builtin(e))
+			return p.wrap(append(tools.Builtin(e), listed(p.mcp, def)...))
 		},
 		Run: shared,
 	})
@@ -220,7 +235,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	for _, s := range p.skills {
 		cfg.Skills = append(cfg.Skills, agent.SkillInfo{Name: s.Name, Description: s.Description})
 	}
-	cfg.Tools = p.wrap(append(tools.Builtin(env), subagents...))
+	cfg.Tools = p.wrap(slices.Concat(tools.Builtin(env), subagents, p.mcp))
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
 	cfg.RunID = spec.RunID
@@ -258,7 +273,7 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 	var places []skill.Place
 	for _, root := range roots {
 		ps := skill.Places(root)
-		if spec.Policy.Trusts(root) {
+		if spec.Policy.TrustsFolder(root) {
 			places = append(places, ps...)
 			continue
 		}
@@ -336,6 +351,12 @@ func (h *Host) header(spec Spec, p parts) trace.Header {
 		settings[k] = v
 	}
 	settings["approvalMode"] = string(spec.Policy.Mode())
+	// A server's env, headers and arguments may hold credentials: the
+	// trace names the servers, and records their tools (MCPTools).
+	delete(settings, "mcpServers")
+	if len(spec.Settings.MCPServers) > 0 {
+		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
+	}
 	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings, UserDir: p.userDir}
 	for _, d := range p.agents {
 		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
@@ -347,20 +368,39 @@ func (h *Host) header(spec Spec, p parts) trace.Header {
 }
 
 // Events starts the run and returns its event stream (see agent.Run),
-// writing the trace as it goes and closing it at the end.
+// writing the trace as it goes and closing it at the end. The run's MCP
+// servers start first; what went wrong with them follows run_start as
+// warning events.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
-	if r.trace == nil {
-		return agent.Run(ctx, r.Config, r.Task)
-	}
 	return func(yield func(agent.Event, error) bool) {
-		defer func() {
-			if err := r.trace.Close(); err != nil {
-				r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
-			}
-		}()
-		for ev, err := range r.trace.Run(ctx, r.Config, r.Task, r.header) {
+		var warnings []string
+		if r.prepare != nil {
+			warnings = r.prepare(ctx)
+		}
+		events := agent.Run(ctx, r.Config, r.Task)
+		if r.trace != nil {
+			defer func() {
+				if err := r.trace.Close(); err != nil {
+					r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
+				}
+			}()
+			events = r.trace.Run(ctx, r.Config, r.Task, r.header)
+		}
+		for ev, err := range events {
 			if !yield(ev, err) {
 				return
+			}
+			if err != nil || ev.Type != agent.EventRunStart {
+				continue
+			}
+			for _, w := range warnings {
+				wev := warning(ev, w, r.now())
+				if r.trace != nil {
+					r.trace.Event(wev)
+				}
+				if !yield(wev, nil) {
+					return
+				}
 			}
 		}
 	}

@@ -230,14 +230,3 @@ func checkWorkspaceFile(root, path string) error {
 	}
 	return nil
 }
-
-// Trusts reports whether the user trusts the workspace folder root: its
-// policy file, as it is now (see [Engine.TrustState]). Then its allow rules
-// apply, and its skills are loaded.
-func (p Policy) Trusts(root string) bool {
-	if p.e == nil {
-		return false
-	}
-	st, err := p.e.TrustState(root)
-	return err == nil && st.Trusted
-}

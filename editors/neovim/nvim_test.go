@@ -313,6 +313,9 @@ func (s scenario) run(t *testing.T, nv neovim) *session {
 		t.Fatal(err)
 	}
 	sess.res = res
+	if err := checkAnswers(res.Extra["answers"]); err != nil {
+		t.Errorf("scenario %s: %v", s.script, err)
+	}
 	if os.Getenv("AGENTLS_TEST_DUMP") != "" {
 		t.Logf("result: %s\n%s", raw, sess.logs)
 	}
