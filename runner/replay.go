@@ -13,7 +13,7 @@ import (
 // Replay builds the run a trace recorded, through the same code as Build:
 // the recording answers the model calls, the policy checks and the
 // approvals, and gives the tools that reach past the workspace (shell
-// commands, the web; see trace.NotRerun) their recorded results without
+// commands, the web, MCP tools; see trace.IsSideEffecting) their recorded results without
 // running them; the subagents and skills are the ones the trace recorded,
 // custom ones included, and facts go to the recorded user folder. Changes
 // go to spec.Proposer (in memory, or a scratch copy) when the recorded run
