@@ -2,10 +2,8 @@ package lsp_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -210,19 +208,17 @@ func (sc *scenario) run(t *testing.T) {
 	var userDir string
 	if sc.flags.UserDir != "" {
 		userDir = filepath.Join(r.dir, sc.flags.UserDir)
-		var trusted strings.Builder
+		// Trust as the user gives it: the folder's configuration as it is.
+		eng := policy.New(filepath.Join(userDir, "policy.toml"))
 		for _, f := range sc.flags.Trust {
-			// Trust is bound to the folder's policy file as it is.
 			folder := filepath.Join(r.dir, f)
-			data, err := os.ReadFile(policy.WorkspaceFile(folder))
-			if err != nil {
-				t.Fatalf("trust %s: the scenario needs its .agentls/policy.toml: %v", f, err)
+			st, err := eng.TrustState(folder)
+			if err == nil {
+				err = eng.Trust(folder, st.Hash)
 			}
-			fmt.Fprintf(&trusted, "sha256:%x %s\n", sha256.Sum256(data), folder)
-		}
-		os.MkdirAll(userDir, 0o755)
-		if err := os.WriteFile(filepath.Join(userDir, "trusted-folders"), []byte(trusted.String()), 0o644); err != nil {
-			t.Fatal(err)
+			if err != nil {
+				t.Fatalf("trust %s: %v", f, err)
+			}
 		}
 	}
 	srv := lsp.New(lsp.Config{

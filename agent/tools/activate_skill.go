@@ -80,7 +80,7 @@ func activateSkill(st *state) agent.Tool {
 		}
 		display := "Using skill " + s.Name
 		if total > 0 {
-			display += " (" + plural(total, "file") + ")"
+			display += fmt.Sprintf(" (%d %s)", total, plural(total, "file", "files"))
 		}
 		return agent.Result{Output: b.String(), Display: display}, nil
 	}).WithKind(agent.KindRead)}
@@ -162,10 +162,3 @@ func (s *state) readSkillFile(p string) (text string, ok bool, err error) {
 
 // maxSkillFileBytes caps a skill's file read outside the workspace.
 const maxSkillFileBytes = 8 << 20
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

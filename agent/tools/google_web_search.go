@@ -58,7 +58,7 @@ func googleWebSearch() agent.Tool {
 		} else {
 			b.WriteString("\n(The answer came with no sources.)\n")
 		}
-		return agent.Result{Output: b.String(), Display: fmt.Sprintf("Searched the web for %q (%s)", shortQuery(q), plural(len(sources), "source"))}, nil
+		return agent.Result{Output: b.String(), Display: fmt.Sprintf("Searched the web for %q (%d %s)", shortQuery(q), len(sources), plural(len(sources), "source", "sources"))}, nil
 	}).WithKind(agent.KindRead)}
 }
 
