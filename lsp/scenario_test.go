@@ -90,8 +90,8 @@ type scenarioFlags struct {
 	Action *actionFlags `json:"action"`
 	// UserDir is a directory of the scenario that is the user's agentls
 	// folder (skills, AGENTS.md, trusted folders); "": none. Trust lists
-	// the folders whose policy file (which the scenario must hold) the user
-	// trusts, as directories of the scenario.
+	// the folders the user trusts as they are, as directories of the
+	// scenario.
 	UserDir string   `json:"userDir"`
 	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).

@@ -27,7 +27,6 @@ import (
 	"iter"
 	"maps"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -261,9 +260,9 @@ func webOn(spec Spec) bool {
 }
 
 // skills are the skills a run may activate: those of the workspace folders
-// whose policy file the user trusts as it is (a repository's skills steer
-// the agent, as its allow rules do), the run's folder first, then the
-// user's own. Skills that do
+// the user trusts as they are (trust covers their skills: a repository's
+// skills steer the agent, as its allow rules do), the run's folder first,
+// then the user's own. Skills that do
 // not parse or clash, and those of untrusted folders, are reported.
 func (h *Host) skills(spec Spec) []skill.Skill {
 	roots := []string{spec.Root}
@@ -281,8 +280,7 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 		}
 		for _, pl := range ps {
 			if fi, err := os.Stat(pl.Dir); err == nil && fi.IsDir() {
-				h.warn(fmt.Sprintf("skills in %s are left out: you do not trust the folder's %s as it is (agentls trust, or the agentls.approvals trust action)",
-					pl.Dir, filepath.Join(".agentls", "policy.toml")))
+				h.warn(fmt.Sprintf("skills in %s are left out: you do not trust the folder's configuration as it is (agentls trust, or the agentls.approvals trust action)", pl.Dir))
 			}
 		}
 	}

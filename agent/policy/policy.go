@@ -432,8 +432,8 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		e.session = slices.Delete(e.session, i, i+1)
 		return saved, err
 	}
-	if !before.Trusted && (len(before.Allows) > 0 || before.Settings != "") {
-		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows, Settings: before.Settings})
+	if !before.Trusted && (len(before.Allows) > 0 || before.Settings != "" || len(before.Skills) > 0) {
+		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows, Settings: before.Settings, Skills: before.Skills})
 	}
 	if terr := e.trust(root, f.hash); terr != nil {
 		return saved, errors.Join(err, fmt.Errorf("save rule %s: trust the folder: %w", id, terr))
@@ -455,6 +455,10 @@ func (e *Engine) trustState(root string) (TrustState, error) {
 	st.Trusted = e.trusted[root] == st.Hash
 	if _, err := os.Stat(WorkspaceSettingsFile(root)); err == nil {
 		st.Settings = WorkspaceSettingsFile(root)
+	}
+	for _, p := range SkillFiles(root) {
+		rel, _ := filepath.Rel(root, p)
+		st.Skills = append(st.Skills, filepath.ToSlash(rel))
 	}
 	data, err := os.ReadFile(st.File)
 	if errors.Is(err, os.ErrNotExist) {

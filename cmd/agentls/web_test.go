@@ -47,7 +47,6 @@ func TestRunSkillsWebAndMemory(t *testing.T) {
 	write(t, filepath.Join(ws, ".agentls", "skills", "release", "SKILL.md"), skillFile("release", "Cut a release of this project.", "1. Read the release notes on the web.\n2. Tag.\n"))
 	write(t, filepath.Join(user, "skills", "notes", "SKILL.md"), skillFile("notes", "Take notes the user's way.", "Use bullet points.\n"))
 	write(t, filepath.Join(user, "AGENTS.md"), "# Mine\n")
-	write(t, filepath.Join(ws, ".agentls", "policy.toml"), "# The user trusts this folder: its skills are loaded.\n")
 	page, hits := notesServer(t)
 	srv := geminitest.NewServer(t,
 		geminitest.Reply(geminitest.Call("activate_skill", map[string]any{"name": "release"})),
@@ -61,7 +60,9 @@ func TestRunSkillsWebAndMemory(t *testing.T) {
 		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "tag it vX.Y.Z"})))
 	env := fakeEnv(srv)
 	env["XDG_CONFIG_HOME"], env["XDG_STATE_HOME"] = config, state
-	if code, out, errOut := agentls(t, env, "", "trust", "--workspace", ws, "--yes"); code != 0 {
+	// The folder has nothing but a skill: trusting it is what loads it.
+	if code, out, errOut := agentls(t, env, "", "trust", "--workspace", ws, "--yes"); code != 0 ||
+		!strings.Contains(out, "offer the skill release (.agentls/skills/release/SKILL.md)") {
 		t.Fatalf("agentls trust: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut := agentls(t, env, "y\ny\n", "run", "--workspace", ws, "--web-private-network", "release it")
@@ -169,7 +170,7 @@ func TestRunYesWebAndUntrustedSkills(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	if want := "skills in " + filepath.Join(ws, ".agents", "skills") + " are left out: you do not trust the folder's .agentls/policy.toml as it is"; !strings.Contains(errOut, want) {
+	if want := "skills in " + filepath.Join(ws, ".agents", "skills") + " are left out: you do not trust the folder's configuration as it is"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 	reqs := srv.Requests()
