@@ -40,7 +40,12 @@ type Settings struct {
 	WebPrivateNetwork bool `json:"webPrivateNetwork" jsonschema:"let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https"`
 	// WebInPlanMode keeps the web tools in plan mode, which is read-only.
 	WebInPlanMode bool `json:"webInPlanMode" jsonschema:"keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web"`
-	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// MaxBudget caps what one run may spend, in US dollars, as estimated
+	// from the price of its tokens (0: no cap).
+	MaxBudget float64 `json:"maxBudget" jsonschema:"what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit"`
+	// Prices override agentls's price list, by model name.
+	Prices map[string]agent.Price `json:"prices" jsonschema:"model prices in US dollars per million tokens, by model name, over agentls's own list"`
+	Events bool                   `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	// Diagnostics says the client sends agentls/diagnostics, so the server
 	// waits for them after an accepted proposal.
 	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
@@ -69,7 +74,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, Web: true, WebInPlanMode: true, CustomActions: []CustomAction{}, MCPServers: map[string]MCPServer{},
+		LoopDetection: true, Web: true, WebInPlanMode: true, CustomActions: []CustomAction{}, Prices: map[string]agent.Price{}, MCPServers: map[string]MCPServer{},
 		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
@@ -106,6 +111,8 @@ var settingsByKey = map[string]setting{
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),
 	"traceMaxSizeMB":      field(func(s *Settings) *float64 { return &s.TraceMaxSizeMB }, nonNegative),
+	"maxBudget":           field(func(s *Settings) *float64 { return &s.MaxBudget }, nonNegative),
+	"prices":              field(func(s *Settings) *map[string]agent.Price { return &s.Prices }, validPrices),
 	"mcpServers":          nil, // merged server by server (Merge)
 }
 
@@ -220,6 +227,23 @@ func positive(n float64) error {
 func nonNegative(n float64) error {
 	if n < 0 {
 		return fmt.Errorf("must not be negative, not %v", n)
+	}
+	return nil
+}
+
+func validPrices(ps map[string]agent.Price) error {
+	for name, p := range ps {
+		if strings.TrimSpace(name) == "" {
+			return fmt.Errorf("a price needs a model name")
+		}
+		for _, v := range []float64{p.Input, p.CachedInput, p.Output, p.LongInput, p.LongCached, p.LongOutput} {
+			if v < 0 {
+				return fmt.Errorf("%s: prices must not be negative", name)
+			}
+		}
+		if p.LongAbove < 0 {
+			return fmt.Errorf("%s: longAbove must not be negative", name)
+		}
 	}
 	return nil
 }

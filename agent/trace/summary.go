@@ -20,7 +20,9 @@ type Summary struct {
 	Error  string
 	Result string
 	Turns  int
-	Usage  agent.Usage // every model call's, subagents' included
+	// Usage is every model call's, subagents' included, with the cost the
+	// run reported at its end (none when it did not end).
+	Usage agent.Usage
 
 	ModelCalls int
 	// Calls say what went into each model call: "what did the model see
@@ -160,6 +162,9 @@ func Summarize(t *Trace) Summary {
 	}
 	if end := t.End(); end != nil && end.End != nil {
 		s.Stop, s.Error, s.Result, s.Turns = end.End.Reason, end.End.Error, end.End.Result, end.End.Turns
+		if end.Usage != nil {
+			s.Usage = *end.Usage // the run's own count: priced, subagents' included
+		}
 	}
 	return s
 }

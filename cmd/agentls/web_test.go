@@ -73,7 +73,7 @@ func TestRunSkillsWebAndMemory(t *testing.T) {
 	if len(reqs) != 6 {
 		t.Fatalf("%d model calls, want 6", len(reqs))
 	}
-	sys := systemText(reqs[0])
+	sys := reqs[0].SystemText()
 	for _, want := range []string{"- notes: Take notes the user's way.", "- release: Cut a release of this project."} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("the system prompt lacks %q", want)
@@ -83,8 +83,8 @@ func TestRunSkillsWebAndMemory(t *testing.T) {
 		t.Error("the system prompt holds a skill's body before it is activated")
 	}
 	for _, want := range []string{"activate_skill", "google_web_search", "web_fetch", "save_memory"} {
-		if !slices.Contains(declaredTools(reqs[0]), want) {
-			t.Errorf("%s is not offered: %v", want, declaredTools(reqs[0]))
+		if !slices.Contains(reqs[0].ToolNames(), want) {
+			t.Errorf("%s is not offered: %v", want, reqs[0].ToolNames())
 		}
 	}
 	if search := reqs[2]; len(search.Tools) != 1 || search.Tools[0].GoogleSearch == nil {
@@ -174,7 +174,7 @@ func TestRunYesWebAndUntrustedSkills(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 	reqs := srv.Requests()
-	if strings.Contains(systemText(reqs[0]), "evil") || slices.Contains(declaredTools(reqs[0]), "activate_skill") {
+	if strings.Contains(reqs[0].SystemText(), "evil") || slices.Contains(reqs[0].ToolNames(), "activate_skill") {
 		t.Error("an untrusted workspace's skill reached the model")
 	}
 	if !strings.Contains(out, "✗ Denied: use web_fetch") || hits.Load() != 0 {
@@ -190,7 +190,7 @@ func TestRunYesWebAndUntrustedSkills(t *testing.T) {
 	if code, out, errOut := agentls(t, env, "", "run", "--web=false", "--workspace", ws, "hi"); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	if tools := declaredTools(srv.Requests()[0]); slices.Contains(tools, "web_fetch") || slices.Contains(tools, "google_web_search") {
+	if tools := srv.Requests()[0].ToolNames(); slices.Contains(tools, "web_fetch") || slices.Contains(tools, "google_web_search") {
 		t.Errorf("--web=false offers %v", tools)
 	}
 }
