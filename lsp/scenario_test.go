@@ -21,6 +21,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -88,8 +89,23 @@ type scenarioFlags struct {
 	// executes the one titled Choose.
 	Run    *runFlags    `json:"run"`
 	Action *actionFlags `json:"action"`
+	// UserDir is a directory of the scenario that is the user's agentls
+	// folder (skills, AGENTS.md, trusted folders); "": none. Trust lists
+	// the folders the user trusts as they are, as directories of the
+	// scenario.
+	UserDir string   `json:"userDir"`
+	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).
 	Settle string `json:"settle"`
+	// DiagWait is the server's DiagnosticsWait (default 2s).
+	DiagWait string `json:"diagWait"`
+	// Clock "fake" gives the server a clock whose time passes only at the
+	// editor's tick steps.
+	Clock string `json:"clock"`
+	// Diagnostics are sent (agentls/diagnostics) before the run, for open
+	// files at their versions: file → diagnostics as the diagnostics step
+	// writes them.
+	Diagnostics map[string][]string `json:"diagnostics"`
 	// ProgressRate checks the bound on $/progress reports.
 	ProgressRate bool `json:"progressRate"`
 	// Usage says the model section gives every turn's usage: the usage
@@ -177,6 +193,7 @@ type scenarioRun struct {
 	dir   string // the scenario's files
 	cache string // the server's cache directory
 	play  *player
+	clock *fakeClock // the server's clock with "clock": "fake"; nil: the real one
 	start time.Time
 	runID chan string // holds the run's id once it started
 	// reverts are the agentls.revert commands of revert steps, running.
@@ -204,7 +221,23 @@ func (sc *scenario) run(t *testing.T) {
 			t.Fatalf("settle: %v", err)
 		}
 	}
-	srv := lsp.New(lsp.Config{
+	var userDir string
+	if sc.flags.UserDir != "" {
+		userDir = filepath.Join(r.dir, sc.flags.UserDir)
+		// Trust as the user gives it: the folder's configuration as it is.
+		eng := policy.New(filepath.Join(userDir, "policy.toml"))
+		for _, f := range sc.flags.Trust {
+			folder := filepath.Join(r.dir, f)
+			st, err := eng.TrustState(folder)
+			if err == nil {
+				err = eng.Trust(folder, st.Hash)
+			}
+			if err != nil {
+				t.Fatalf("trust %s: %v", f, err)
+			}
+		}
+	}
+	cfg := lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
 				Getenv: func(string) string { return "" }})
@@ -212,7 +245,23 @@ func (sc *scenario) run(t *testing.T) {
 		Version:       "test",
 		CacheDir:      r.cache,
 		SettleTimeout: settle,
-	})
+		UserConfigDir: userDir,
+	}
+	if sc.flags.DiagWait != "" {
+		var err error
+		if cfg.DiagnosticsWait, err = time.ParseDuration(sc.flags.DiagWait); err != nil {
+			t.Fatalf("diagWait: %v", err)
+		}
+	}
+	switch sc.flags.Clock {
+	case "":
+	case "fake":
+		r.clock = newFakeClock()
+		cfg.After = r.clock.After
+	default:
+		t.Fatalf("flags: unknown clock %q", sc.flags.Clock)
+	}
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	sctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -251,6 +300,11 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(sc.flags.Buffers)) {
 		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.flags.Buffers[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Diagnostics)) {
+		if err := r.sendDiagnostics(ctx, append([]string{name}, sc.flags.Diagnostics[name]...)); err != nil {
+			t.Fatalf("flags: diagnostics: %v", err)
+		}
 	}
 
 	r.start = time.Now()

@@ -19,11 +19,13 @@ export type ServerSettings = Omit<ContractSettings, PluginSetting>;
 export type CustomAction = ServerSettings['customActions'][number];
 
 /**
- * InitializationOptions are what the server gets: its settings, events on,
- * and that the extension shows how runs end (so the server does not).
+ * InitializationOptions are what the server gets: its settings, with events
+ * and diagnostics on, and that the extension shows how runs end (so the
+ * server does not).
  */
 export interface InitializationOptions extends ServerSettings {
   events: true;
+  diagnostics: true;
   clientShowsResults: true;
 }
 
@@ -258,11 +260,20 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 }
 
 /**
- * initializationOptions are the server's settings with events turned on,
- * and clientShowsResults: the extension announces every run's end itself.
+ * initializationOptions are the server's settings with events turned on
+ * (agentls/event feeds the runs and the transcript), diagnostics (the
+ * extension sends agentls/diagnostics, diagnostics.ts) and clientShowsResults
+ * (the extension announces every run's end itself).
  */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
-  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true, clientShowsResults: true };
+  return {
+    ...s,
+    customActions: s.customActions.map((a) => ({ ...a })),
+    prices: { ...s.prices },
+    events: true,
+    diagnostics: true,
+    clientShowsResults: true,
+  };
 }
 
 /**
