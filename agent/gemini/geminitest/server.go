@@ -67,14 +67,15 @@ type Server struct {
 	done      chan struct{} // closed by Close; ends scripted waits
 	closeOnce sync.Once
 
-	mu       sync.Mutex
-	turns    []Turn
-	requests []Request
-	errs     []error
-	apiKey   string // "" accepts any non-empty key
-	served   int    // turns consumed, numbers the response ids
-	models   []ModelInfo
-	retired  map[string]bool
+	mu        sync.Mutex
+	turns     []Turn
+	requests  []Request
+	onRequest func(Request)
+	errs      []error
+	apiKey    string // "" accepts any non-empty key
+	served    int    // turns consumed, numbers the response ids
+	models    []ModelInfo
+	retired   map[string]bool
 }
 
 // ModelInfo is a model as ListModels describes it.
@@ -175,6 +176,16 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// OnRequest makes the server call f with each request as it is recorded,
+// in the order they arrive and before it is answered (fakegemini writes
+// them to a file this way). f runs under the server's lock: it must not
+// call the server.
+func (s *Server) OnRequest(f func(Request)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onRequest = f
+}
+
 // Remaining returns the number of scripted turns not yet consumed.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -194,6 +205,9 @@ func (s *Server) record(req Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, req)
+	if s.onRequest != nil {
+		s.onRequest(req)
+	}
 }
 
 // next pops the next turn and numbers it.
