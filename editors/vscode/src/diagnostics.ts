@@ -125,10 +125,15 @@ export class DiagnosticsForwarder {
   }
 }
 
-/** toLSP converts a diagnostic to the protocol's: severity Error = 1 … Hint = 4. */
+/**
+ * toLSP converts a diagnostic to the protocol's: severity Error = 1 … Hint =
+ * 4. Positions are read through line and character: VS Code's Position has
+ * them as getters over private fields, which a spread would not copy.
+ */
 export function toLSP(d: EditorDiagnostic): Diagnostic {
+  const { start, end } = d.range;
   const out: Diagnostic = {
-    range: { start: { ...d.range.start }, end: { ...d.range.end } },
+    range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
     severity: (d.severity + 1) as DiagnosticSeverity,
     message: d.message,
   };

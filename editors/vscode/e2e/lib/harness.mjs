@@ -158,7 +158,9 @@ export class Harness {
     // The fake model: every scenario's turns, in order.
     const scriptFile = path.join(this.dir, 'turns.txt');
     fs.writeFileSync(scriptFile, script);
-    const gemini = this.spawn('fakegemini', need('FAKEGEMINI_BIN'), ['-script', scriptFile]);
+    // It writes every request it gets to requests.jsonl: what the model was sent.
+    this.requestsFile = path.join(this.dir, 'requests.jsonl');
+    const gemini = this.spawn('fakegemini', need('FAKEGEMINI_BIN'), ['-script', scriptFile, '-requests', this.requestsFile]);
     const url = (await gemini.line(/^http:\/\//)).trim();
 
     fs.writeFileSync(
@@ -286,6 +288,11 @@ export class Harness {
     return this.page.locator('.statusbar-item', { hasText: 'agentls' }).first();
   }
 
+  /** sessionItem is the status bar entry of the current conversation. */
+  sessionItem() {
+    return this.page.locator('.statusbar-item', { has: this.page.locator('.codicon-comment-discussion') }).first();
+  }
+
   /** command runs a command from the command palette by its title. */
   async command(title) {
     // A document the server opens (an answer) takes the focus and closes
@@ -368,8 +375,16 @@ export class Harness {
     const title = (await w.locator('.quick-input-title').textContent().catch(() => '')) ?? '';
     const message = (await w.locator('.quick-input-message').textContent().catch(() => '')) ?? '';
     const placeholder = (await w.locator('input').getAttribute('placeholder')) ?? '';
-    const rows = await w.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.querySelector('.label-name')?.textContent ?? ''));
-    return { title: title.trim(), message: message.trim(), placeholder, rows: rows.map((r) => r.trim()) };
+    const rows = await w.locator('.monaco-list-row').evaluateAll((els) =>
+      els.map((e) => ({ label: e.querySelector('.label-name')?.textContent ?? '', description: e.querySelector('.label-description')?.textContent ?? '' })),
+    );
+    return {
+      title: title.trim(),
+      message: message.trim(),
+      placeholder,
+      rows: rows.map((r) => r.label.trim()),
+      descriptions: rows.map((r) => r.description.trim()),
+    };
   }
 
   /** toggleQuickRow ticks or unticks a row of a multi-select quick pick. */
@@ -456,6 +471,14 @@ export class Harness {
     await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
+  /** typeAtEnd types text at the end of a 1-based line of the active editor, and waits for the buffer to have it. */
+  async typeAtEnd(line, text) {
+    await this.gotoLine(line);
+    await this.page.keyboard.press('End');
+    await this.page.keyboard.type(text);
+    await waitFor(`"${text}" in the buffer`, async () => (await this.editorText()).includes(text), 10_000);
+  }
+
   /** selectLines selects whole lines from..to (1-based) of the active editor. */
   async selectLines(from, to) {
     await this.gotoLine(from);
@@ -521,6 +544,21 @@ export class Harness {
   /** answerShown waits for a run's text answer to open as the active document. */
   async answerShown(run) {
     await this.page.locator(`.tabs-container .tab.active[aria-label^=${JSON.stringify(`${run.header.runId}.md`)}]`).waitFor();
+  }
+
+  /**
+   * requests are the requests the fake Gemini server received, in order:
+   * { rpc, model, contents } with contents in the API's JSON shape.
+   */
+  requests() {
+    if (!fs.existsSync(this.requestsFile)) {
+      return [];
+    }
+    return fs
+      .readFileSync(this.requestsFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
   }
 
   /** toolResults are a run's tool results, as the model read them. */

@@ -125,6 +125,31 @@ test('every severity and a code object convert to the protocol', () => {
   );
 });
 
+/** A position as VS Code's extension host has it: line and character are getters over private fields. */
+class GetterPosition {
+  constructor(
+    private readonly _line: number,
+    private readonly _character: number,
+  ) {}
+  get line(): number {
+    return this._line;
+  }
+  get character(): number {
+    return this._character;
+  }
+}
+
+test("positions are read through VS Code's getters, as the JSON it sends", () => {
+  const ed = new FakeEditor();
+  const f = new DiagnosticsForwarder(ed, 200, new FakeTimers());
+  const range = { start: new GetterPosition(3, 2), end: new GetterPosition(3, 9) };
+  ed.lists.set(inside, [{ range, severity: 0, message: 'Expected comma', source: 'json' }]);
+  f.all([inside]);
+  assert.deepEqual(JSON.parse(JSON.stringify(ed.sent[0]?.diagnostics)), [
+    { range: { start: { line: 3, character: 2 }, end: { line: 3, character: 9 } }, severity: 1, message: 'Expected comma', source: 'json' },
+  ]);
+});
+
 test('dispose drops what waits', () => {
   const ed = new FakeEditor();
   const timers = new FakeTimers();
