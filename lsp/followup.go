@@ -75,8 +75,8 @@ func (r *liveRun) remember(text string) {
 // elsewhere): the run uses the workspace instead of failing. From an
 // answer's file it takes the answered run's file and selection, and
 // continues its session (the model has the answer in its conversation)
-// unless the command names another; without a session it quotes the
-// answer. Other arguments are returned as they are.
+// unless the command names another; in another session, or without one,
+// the task quotes the answer. Other arguments are returned as they are.
 func (s *Server) followUp(ws *workspace.Workspace, args contract.RunArgs) (contract.RunArgs, *answer) {
 	if args.URI == "" {
 		return args, nil
@@ -99,11 +99,16 @@ func (s *Server) followUp(ws *workspace.Workspace, args contract.RunArgs) (contr
 	} else {
 		a.file, a.selection = "", nil
 	}
-	if args.SessionID == "" && a.sessionID != "" {
+	switch {
+	case a.sessionID == "":
+		// The answered run kept no conversation: the task quotes the answer.
+	case args.SessionID == "":
 		args.SessionID = a.sessionID
-	} else {
-		a.sessionID = "" // not continued: the task quotes the answer
+	case args.SessionID != a.sessionID:
+		a.sessionID = "" // another conversation: the task quotes the answer
 	}
+	// (The command named the answered run's session, as "Follow up…" from
+	// the answer does: its conversation holds the answer.)
 	return args, &a
 }
 

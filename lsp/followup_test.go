@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -87,4 +88,64 @@ func userText(c *genai.Content) string {
 		b.WriteString(p.Text)
 	}
 	return b.String()
+}
+
+// TestFollowUpFromAnswerInASession: "Follow up…" from an answer's document
+// names the answered run's session; its model has the answer in its
+// conversation, so the task does not quote it again. Naming another
+// session, the task quotes the answer (that conversation lacks it).
+func TestFollowUpFromAnswerInASession(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	const said = "Hello returns a greeting; its name is vague."
+	s := newSession(t,
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": said})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Elsewhere."})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Renamed."})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "Noted."})),
+	)
+	s.ed.Initialize(ctx, s.root, nil, map[string]any{"events": true})
+	u := s.ed.Open(ctx, filepath.Join(s.root, "main.go"), mainGo)
+	sel := protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 4, Character: 35}}
+	var explain, other, res contract.RunResult
+	if err := execute(ctx, s, contract.CommandRun, map[string]any{"prompt": "Explain this", "uri": u, "range": sel, "action": "explain", "title": "Explain selection"}, &explain); err != nil {
+		t.Fatal(err)
+	}
+	var shown protocol.ShowDocumentParams
+	if err := json.Unmarshal(s.ed.WaitFor("the answer's document", isMethod(protocol.MethodWindowShowDocument)).Params, &shown); err != nil {
+		t.Fatal(err)
+	}
+	waitEnds(t, s.ed, 1)
+	if err := execute(ctx, s, contract.CommandRun, contract.RunArgs{Prompt: "something else"}, &other); err != nil {
+		t.Fatal(err)
+	}
+	waitEnds(t, s.ed, 2)
+	if explain.SessionID == "" || other.SessionID == "" || other.SessionID == explain.SessionID {
+		t.Fatalf("sessions %q and %q, want two", explain.SessionID, other.SessionID)
+	}
+
+	if err := execute(ctx, s, contract.CommandRun, contract.RunArgs{Prompt: "now rename it", URI: shown.URI, SessionID: explain.SessionID}, &res); err != nil {
+		t.Fatal(err)
+	}
+	waitEnds(t, s.ed, 3)
+	if err := execute(ctx, s, contract.CommandRun, contract.RunArgs{Prompt: "note it", URI: shown.URI, SessionID: other.SessionID}, &res); err != nil {
+		t.Fatal(err)
+	}
+	waitEnds(t, s.ed, 4)
+
+	reqs := s.gem.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("model calls = %d, want 4", len(reqs))
+	}
+	same := reqs[2]
+	history, _ := json.Marshal(same.Contents[:len(same.Contents)-1])
+	if !strings.Contains(string(history), said) {
+		t.Errorf("the follow-up's conversation lacks the answer:\n%s", history)
+	}
+	if task := userText(same.Contents[len(same.Contents)-1]); !strings.Contains(task, "now rename it") || strings.Contains(task, "earlier answer") {
+		t.Errorf("in the answer's own session, the task is:\n%s", task)
+	}
+	if task := userText(reqs[3].Contents[len(reqs[3].Contents)-1]); !strings.Contains(task, "This follows your earlier answer (Explain selection):\n"+said) {
+		t.Errorf("in another session, the task is:\n%s", task)
+	}
 }

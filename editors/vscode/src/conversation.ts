@@ -7,9 +7,9 @@ import { type SessionInfo, usageLabel } from './sessions';
 
 /**
  * conversation renders a session. transcriptOf gives a run's own
- * transcript when the extension saw the run (its first line, the run's
- * start, is left out: the prompt stands for it); a run from before (another
- * window, a restart) is told from what the session kept: its answer.
+ * transcript after its start (the prompt stands for it) when the extension
+ * saw the run; a run from before (another window, a restart) is told from
+ * what the session kept: its answer.
  */
 export function conversation(s: SessionInfo, transcriptOf: (runId: string) => string | undefined): string {
   const out: string[] = [`agentls conversation ${s.id}: ${s.title}`, `${s.runs.length} run${s.runs.length === 1 ? '' : 's'}, ${usageLabel(s.usage)}`];
@@ -17,7 +17,7 @@ export function conversation(s: SessionInfo, transcriptOf: (runId: string) => st
     out.push('', `▌ You (${r.id}):`, ...quote(r.prompt), '');
     const t = transcriptOf(r.id);
     if (t !== undefined) {
-      const body = t.split('\n').slice(1).join('\n').replace(/\n+$/, '');
+      const body = t.replace(/\n+$/, '');
       out.push(body === '' ? '  (nothing yet)' : body);
     } else if (r.end) {
       out.push(`▌ agentls:`, ...quote(endMessage(r.end)));

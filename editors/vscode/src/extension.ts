@@ -561,7 +561,7 @@ class Extension implements vscode.Disposable {
     if (!info) {
       return `(no conversation ${sessionId} in this workspace)`;
     }
-    return conversation(info, (runId) => this.transcript.text(runId));
+    return conversation(info, (runId) => this.transcript.body(runId));
   }
 
   /** revertRun undoes a run's accepted changes: one proposal, reviewed like any other. */

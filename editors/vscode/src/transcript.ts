@@ -216,6 +216,8 @@ class TextSink {
 interface RunTranscript {
   sink: TextSink;
   thought: ThoughtState;
+  /** Where the run's start (its prompt, of one line or many) ends in sink.text. */
+  afterStart: number;
 }
 
 /**
@@ -239,12 +241,15 @@ export class Transcript {
     }
     let run = this.runs.get(ev.runId);
     if (!run) {
-      run = { sink: new TextSink(true), thought: {} };
+      run = { sink: new TextSink(true), thought: {}, afterStart: 0 };
       this.runs.set(ev.runId, run);
     }
     const block = render(ev, run.thought);
     if (run.sink.put(block) === '') {
       return '';
+    }
+    if (ev.type === 'run_start') {
+      run.afterStart = run.sink.text.length;
     }
     const header = this.current !== ev.runId && ev.type !== 'run_start' ? `[${ev.runId}]` : undefined;
     this.current = ev.runId;
@@ -254,6 +259,12 @@ export class Transcript {
   /** text is a run's transcript so far, or undefined for an unknown run. */
   text(runId: string): string | undefined {
     return this.runs.get(runId)?.sink.text;
+  }
+
+  /** body is a run's transcript after its start (the prompt), or undefined for an unknown run. */
+  body(runId: string): string | undefined {
+    const run = this.runs.get(runId);
+    return run?.sink.text.slice(run.afterStart);
   }
 
   forget(runId: string): void {

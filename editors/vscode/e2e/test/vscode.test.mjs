@@ -46,6 +46,9 @@ scenario(
     const run = await h.endedRun('rename Hello to Greet in accept.go');
     assert.equal(run.end.reason, 'goal');
     assert.match(Harness.toolResults(run, 'replace')[0], /The user accepted the change; accept\.go is updated/);
+    // No checker covers Go files here: no list comes for the new text, and
+    // the model is told so (docs/editors.md, "VS Code").
+    assert.match(Harness.toolResults(run, 'replace')[0], /The editor had not reported the problems of the new text of accept\.go after 2s/);
     // agentls.saveOnAccept (on by default): the accepted change is on disk.
     await waitFor('accept.go saved', () => h.file('accept.go').includes('func Greet()'));
     await h.notification(/agentls: Renamed Hello to Greet\./).waitFor();
@@ -324,7 +327,8 @@ scenario(
     await h.clickNotification(/agentls: clean\.json/, 'Accept');
     await h.endedRun('raise the retries in clean.json');
     // The JSON language features report every version, an empty list
-    // again included: the model hears at once that nothing broke.
+    // again included (VS Code tells an extension of every list set in its
+    // extension host, unchanged or not): the model hears that nothing broke.
     const told = toolResultSent(h, 'replace', 'clean.json');
     assert.match(told, /The user accepted the change; clean\.json is updated/);
     assert.match(told, /The editor shows no new problems\./);
@@ -391,6 +395,9 @@ scenario(
     for (const want of ['say hello and wait', hello]) {
       assert.ok(history(req).includes(want), `the follow-up's conversation lacks "${want}": ${history(req)}`);
     }
+    // Asked from the answer's document: the task does not quote the answer
+    // its conversation already holds.
+    assert.doesNotMatch(JSON.stringify(req.contents.at(-1)), /earlier answer/);
     await waitFor('the status bar to add the follow-up', async () => {
       const label = await item.textContent();
       assertCost(label, [runEnd(first), runEnd(second)]);
@@ -418,6 +425,27 @@ scenario(
     const again = firstRequestFor(h, 'and once more');
     for (const want of ['say hello and wait', hello, 'now say goodbye', goodbye]) {
       assert.ok(history(again).includes(want), `after the restart, the conversation lacks "${want}": ${history(again)}`);
+    }
+
+    // Show conversation: the three runs as turns of one conversation.
+    await h.command('agentls: Conversations…');
+    await h.quickInput((x) => x.rows.includes('say hello and wait'));
+    await h.quickRow('say hello and wait').click();
+    await h.quickInput((x) => x.rows.includes('Show conversation'));
+    await h.quickRow('Show conversation').click();
+    await h.activeTab(`${first.header.session}.log`).waitFor();
+    await h.command('View: Hide Panel'); // the whole conversation in view
+    const text = await waitFor('the conversation', async () => {
+      const t = await h.editorText();
+      return t.includes('Third time.') ? t : undefined;
+    });
+    assert.match(text, new RegExp(`^agentls conversation ${first.header.session}: say hello and wait\n3 runs, `));
+    const order = [`▌ You (${first.header.runId}):`, 'say hello and wait', hello, `▌ You (${second.header.runId}):`, goodbye, `▌ You (${third.header.runId}):`, 'Third time.'];
+    let pos = -1;
+    for (const want of order) {
+      const next = text.indexOf(want, pos + 1);
+      assert.ok(next > pos, `the conversation lacks "${want}" after position ${pos}:\n${text}`);
+      pos = next;
     }
   },
 );

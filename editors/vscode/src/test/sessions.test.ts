@@ -65,7 +65,7 @@ test('a session in a quick pick and in the status bar', () => {
 });
 
 test('a session reads as a conversation: the live transcript where there is one, the kept answer otherwise', () => {
-  const text = conversation(session, (id) => (id === 'main-2' ? '▶ run main-2: now make it say hello\n  ✎ main.go: applied\n■ done after 3 turns:\n  Done.\n' : undefined));
+  const text = conversation(session, (id) => (id === 'main-2' ? '  ✎ main.go: applied\n■ done after 3 turns:\n  Done.\n' : undefined));
   assert.equal(
     text,
     [

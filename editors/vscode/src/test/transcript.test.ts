@@ -70,6 +70,16 @@ test('the channel names the run when runs interleave', () => {
   assert.equal(t.text('a'), undefined);
 });
 
+test("a run's body is its transcript after its start, however many lines the prompt has", () => {
+  const t = new Transcript();
+  t.add(ev({ type: 'run_start', text: 'now fix it\n\nThis follows your earlier answer (Explain):\nSum is fine.' }));
+  t.add(ev({ type: 'turn_start', turn: 1 }));
+  t.add(ev({ type: 'run_end', end: { reason: 'goal', result: 'Fixed.', turns: 1 } }));
+  assert.equal(t.body('main-1'), '── turn 1\n■ done after 1 turn:\n  Fixed.\n');
+  assert.match(t.text('main-1') ?? '', /^▶ run main-1: now fix it\n\nThis follows/);
+  assert.equal(t.body('nope'), undefined);
+});
+
 test('subagents show as one box of tool calls', () => {
   const t = new Transcript();
   const sub = { runId: 'sub-1', agent: 'codebase_investigator' };
