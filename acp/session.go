@@ -1,0 +1,288 @@
+package acp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/workspace"
+)
+
+// A session is one conversation of the client in one folder: its
+// workspace, its policy engine (whose "always" answers last as long as the
+// session), its mode and model, and the turn under way.
+type session struct {
+	id     string
+	srv    *Server
+	ws     *workspace.Workspace
+	root   string
+	engine *policy.Engine
+
+	// turn is held by the turn under way: a session runs one at a time.
+	turn chan struct{}
+
+	mu     sync.Mutex
+	mode   policy.Mode
+	model  string
+	cancel context.CancelFunc // the turn under way's; nil between turns
+	// notices are what the next turn tells the user first (bad settings,
+	// MCP servers not used).
+	notices []string
+}
+
+// newSession opens a session in the client's folder cwd.
+func (s *Server) newSession(ctx context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {
+	ss, err := s.openSession(p.Cwd, p.McpServers)
+	if err != nil {
+		return acpsdk.NewSessionResponse{}, err
+	}
+	modes, options := ss.state()
+	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(ss.id), Modes: modes, ConfigOptions: options}, nil
+}
+
+// openSession makes a session in cwd and keeps it.
+func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, error) {
+	s.mu.Lock()
+	ready := s.ready
+	s.mu.Unlock()
+	if !ready {
+		return nil, rpcError(codeInvalidRequest, "send initialize first")
+	}
+	if !filepath.IsAbs(cwd) {
+		return nil, rpcError(codeInvalidParams, "cwd must be an absolute path, not %q", cwd)
+	}
+	ws, err := workspace.New(cwd)
+	if err != nil {
+		return nil, rpcError(codeInvalidParams, "cwd: %v", err)
+	}
+	mode, err := policy.ParseMode(s.cfg.Settings.ApprovalMode)
+	if err != nil {
+		mode = policy.ModeDefault // the settings' problems say so
+	}
+	ss := &session{id: newSessionID(), srv: s, ws: ws, root: ws.Roots()[0], engine: policy.New(s.cfg.PolicyFile),
+		turn: make(chan struct{}, 1), mode: mode, model: s.cfg.Settings.Model}
+	for _, p := range s.cfg.Problems {
+		ss.notices = append(ss.notices, "settings: "+p)
+	}
+	if names := serverNames(servers); len(names) > 0 {
+		ss.notices = append(ss.notices, fmt.Sprintf("agentls does not use the client's MCP servers yet; not connected: %s", strings.Join(names, ", ")))
+	}
+	s.mu.Lock()
+	s.sessions[ss.id] = ss
+	s.mu.Unlock()
+	return ss, nil
+}
+
+func serverNames(servers []acpsdk.McpServer) []string {
+	var names []string
+	for _, m := range servers {
+		switch {
+		case m.Stdio != nil:
+			names = append(names, m.Stdio.Name)
+		case m.Http != nil:
+			names = append(names, m.Http.Name)
+		case m.Sse != nil:
+			names = append(names, m.Sse.Name)
+		case m.Acp != nil:
+			names = append(names, m.Acp.Name)
+		}
+	}
+	return names
+}
+
+func newSessionID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "sess_" + hex.EncodeToString(b)
+}
+
+// begin waits until the session runs no turn (or ctx ends), then holds it
+// for a new one, cancelled by cancelTurn; end releases it.
+func (ss *session) begin(ctx context.Context) (turnCtx context.Context, end func(), err error) {
+	select {
+	case ss.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	turnCtx, cancel := context.WithCancel(ctx)
+	ss.mu.Lock()
+	ss.cancel = cancel
+	ss.mu.Unlock()
+	return turnCtx, func() {
+		cancel()
+		ss.mu.Lock()
+		ss.cancel = nil
+		ss.mu.Unlock()
+		<-ss.turn
+	}, nil
+}
+
+// cancelTurn stops the turn under way, if any.
+func (ss *session) cancelTurn() {
+	ss.mu.Lock()
+	cancel := ss.cancel
+	ss.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// takeNotices returns the notices not told yet.
+func (ss *session) takeNotices() []string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	n := ss.notices
+	ss.notices = nil
+	return n
+}
+
+func (ss *session) currentMode() policy.Mode {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.mode
+}
+
+func (ss *session) currentModel() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.model
+}
+
+// update sends the client one session/update. It is sent even after the
+// turn is cancelled: the final statuses go out before the prompt's answer.
+func (ss *session) update(ctx context.Context, u acpsdk.SessionUpdate) {
+	err := ss.srv.client().SessionUpdate(context.WithoutCancel(ctx), acpsdk.SessionNotification{SessionId: acpsdk.SessionId(ss.id), Update: u})
+	if err != nil {
+		ss.srv.log.Debug("acp: session/update not sent", "err", err)
+	}
+}
+
+// The approval modes, as the client shows them.
+var modes = []struct {
+	mode        policy.Mode
+	name, about string
+}{
+	{policy.ModeDefault, "Default", "Every change is shown as a diff and written only when you approve it; commands ask first."},
+	{policy.ModeAutoEdit, "Auto edit", "Changes are written without asking (you still see each diff); commands ask first."},
+	{policy.ModePlan, "Plan", "Read-only: the agent reads and answers, changes nothing and runs no command."},
+}
+
+// models are the model choices offered: routing, then the current
+// defaults; the settings' model joins them when it is another.
+func models(settings string) []string {
+	list := []string{agent.ModelAuto, agent.DefaultFastModel, agent.DefaultStrongModel, agent.DefaultClassifierModel}
+	if !slices.Contains(list, settings) && settings != "" {
+		list = append(list, settings)
+	}
+	return list
+}
+
+// Config option ids.
+const (
+	optionMode  = "mode"
+	optionModel = "model"
+)
+
+// state is the session's modes and config options, as the client shows
+// them: the mode both ways (config options supersede modes; clients of
+// either kind see the same), the model as a config option of category
+// model.
+func (ss *session) state() (*acpsdk.SessionModeState, []acpsdk.SessionConfigOption) {
+	ss.mu.Lock()
+	mode, model := ss.mode, ss.model
+	ss.mu.Unlock()
+	state := &acpsdk.SessionModeState{CurrentModeId: acpsdk.SessionModeId(mode)}
+	var modeValues acpsdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range modes {
+		about := m.about
+		state.AvailableModes = append(state.AvailableModes, acpsdk.SessionMode{Id: acpsdk.SessionModeId(m.mode), Name: m.name, Description: &about})
+		modeValues = append(modeValues, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(m.mode), Name: m.name, Description: &about})
+	}
+	var modelValues acpsdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range models(ss.srv.cfg.Settings.Model) {
+		name := m
+		var about *string
+		if m == agent.ModelAuto {
+			name, about = "Auto", ptr("Each run goes to a fast or a strong model, as a classifier judges the task.")
+		}
+		modelValues = append(modelValues, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(m), Name: name, Description: about})
+	}
+	modeOpt := acpsdk.NewSessionConfigOptionSelect(acpsdk.SessionConfigValueId(mode), acpsdk.SessionConfigSelectOptions{Ungrouped: &modeValues})
+	modeOpt.Select.Id, modeOpt.Select.Name = optionMode, "Mode"
+	modeOpt.Select.Category = ptr(acpsdk.SessionConfigOptionCategoryMode)
+	modeOpt.Select.Description = ptr("How changes and commands are approved.")
+	modelOpt := acpsdk.NewSessionConfigOptionSelect(acpsdk.SessionConfigValueId(model), acpsdk.SessionConfigSelectOptions{Ungrouped: &modelValues})
+	modelOpt.Select.Id, modelOpt.Select.Name = optionModel, "Model"
+	modelOpt.Select.Category = ptr(acpsdk.SessionConfigOptionCategoryModel)
+	modelOpt.Select.Description = ptr("The Gemini model of the next turns.")
+	return state, []acpsdk.SessionConfigOption{modeOpt, modelOpt}
+}
+
+// setMode switches the session's approval mode (session/set_mode); the
+// turn under way goes on under its mode, but its changes follow the new
+// one (propose.go).
+func (s *Server) setMode(ctx context.Context, p acpsdk.SetSessionModeRequest) (acpsdk.SetSessionModeResponse, error) {
+	ss, err := s.session(p.SessionId)
+	if err != nil {
+		return acpsdk.SetSessionModeResponse{}, err
+	}
+	if err := ss.setMode(string(p.ModeId)); err != nil {
+		return acpsdk.SetSessionModeResponse{}, err
+	}
+	_, options := ss.state()
+	ss.update(ctx, acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: options}})
+	return acpsdk.SetSessionModeResponse{}, nil
+}
+
+// setConfigOption sets the mode or the model (session/set_config_option)
+// and answers every option's value.
+func (s *Server) setConfigOption(ctx context.Context, p acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
+	if p.ValueId == nil {
+		return acpsdk.SetSessionConfigOptionResponse{}, rpcError(codeInvalidParams, "agentls has no boolean config options")
+	}
+	ss, err := s.session(p.ValueId.SessionId)
+	if err != nil {
+		return acpsdk.SetSessionConfigOptionResponse{}, err
+	}
+	value := string(p.ValueId.Value)
+	switch p.ValueId.ConfigId {
+	case optionMode:
+		if err := ss.setMode(value); err != nil {
+			return acpsdk.SetSessionConfigOptionResponse{}, err
+		}
+		ss.update(ctx, acpsdk.SessionUpdate{CurrentModeUpdate: &acpsdk.SessionCurrentModeUpdate{CurrentModeId: acpsdk.SessionModeId(value)}})
+	case optionModel:
+		if !slices.Contains(models(s.cfg.Settings.Model), value) {
+			return acpsdk.SetSessionConfigOptionResponse{}, rpcError(codeInvalidParams, "model %q is not one of %s", value, strings.Join(models(s.cfg.Settings.Model), ", "))
+		}
+		ss.mu.Lock()
+		ss.model = value
+		ss.mu.Unlock()
+	default:
+		return acpsdk.SetSessionConfigOptionResponse{}, rpcError(codeInvalidParams, "unknown config option %q: agentls has %s and %s", p.ValueId.ConfigId, optionMode, optionModel)
+	}
+	_, options := ss.state()
+	return acpsdk.SetSessionConfigOptionResponse{ConfigOptions: options}, nil
+}
+
+func (ss *session) setMode(id string) error {
+	mode, err := policy.ParseMode(id)
+	if err != nil || id == "" {
+		return rpcError(codeInvalidParams, "mode %q is not one of plan, default, autoEdit", id)
+	}
+	ss.mu.Lock()
+	ss.mode = mode
+	ss.mu.Unlock()
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
