@@ -119,6 +119,8 @@ func TestEditWithoutClientFiles(t *testing.T) {
 	if got := h.read("main.go"); got != "package main\n\nfunc Greet() {}\n" {
 		t.Errorf("main.go = %q", got)
 	}
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
 	if h.client.reads != nil {
 		t.Errorf("the client was asked to read %v; it cannot", h.client.reads)
 	}

@@ -37,7 +37,7 @@ type harness struct {
 	conn   *acpsdk.ClientSideConnection
 	client *client
 	in     *io.PipeWriter // the client's end of the server's stdin
-	served chan error     // Serve's return
+	served chan struct{}  // closed when Serve returns
 	trace  string         // the trace folder
 }
 
@@ -69,7 +69,7 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 		o(&cfg)
 	}
 	gem := geminitest.NewServer(t, turns...)
-	h := &harness{t: t, dir: dir, gem: gem, served: make(chan error, 1), trace: t.TempDir()}
+	h := &harness{t: t, dir: dir, gem: gem, served: make(chan struct{}), trace: t.TempDir()}
 	host := &runner.Host{
 		TraceDir: h.trace,
 		Version:  "test",
@@ -84,7 +84,10 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 	s2cR, s2cW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		h.served <- srv.Serve(ctx, c2sR, s2cW)
+		defer close(h.served)
+		if err := srv.Serve(ctx, c2sR, s2cW); err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve: %v", err)
+		}
 		s2cW.Close()
 	}()
 	h.client = newClient(dir)
@@ -154,15 +157,41 @@ type client struct {
 	answer    func(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
 	asking    chan acpsdk.RequestPermissionRequest // each request, when set
 	writeFail error
+	changed   chan struct{} // closed and replaced on each update
 }
 
-func newClient(dir string) *client { return &client{dir: dir, buffers: map[string]string{}} }
+func newClient(dir string) *client {
+	return &client{dir: dir, buffers: map[string]string{}, changed: make(chan struct{})}
+}
 
 func (c *client) SessionUpdate(ctx context.Context, n acpsdk.SessionNotification) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.updates = append(c.updates, n.Update)
+	close(c.changed)
+	c.changed = make(chan struct{})
 	return nil
+}
+
+// waitFor waits until an update the client got satisfies ok.
+func (c *client) waitFor(t *testing.T, what string, ok func(acpsdk.SessionUpdate) bool) {
+	t.Helper()
+	for {
+		c.mu.Lock()
+		for _, u := range c.updates {
+			if ok(u) {
+				c.mu.Unlock()
+				return
+			}
+		}
+		changed := c.changed
+		c.mu.Unlock()
+		select {
+		case <-changed:
+		case <-t.Context().Done():
+			t.Fatalf("no update %s", what)
+		}
+	}
 }
 
 func (c *client) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
