@@ -20,6 +20,7 @@ require (
 	golang.org/x/time v0.16.0
 	golang.org/x/tools v0.52.0
 	google.golang.org/genai v1.77.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

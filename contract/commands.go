@@ -11,7 +11,7 @@ import (
 const (
 	CommandRun       = "agentls.run"
 	CommandCancel    = "agentls.cancel"
-	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules
+	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules; trust a workspace's policy file
 )
 
 // Commands are the commands the server announces, in order.
@@ -52,11 +52,15 @@ type CancelArgs struct {
 // ApprovalsArgs are the arguments of agentls.approvals. With no argument
 // the command lists the rules and shows them to the user.
 type ApprovalsArgs struct {
-	// Action is ApprovalsList (the default), ApprovalsRevoke (a session rule)
-	// or ApprovalsSave (a session rule, into the policy file of its workspace
-	// folder).
-	Action string `json:"action,omitzero" jsonschema:"list (the default), revoke or save"`
+	// Action is ApprovalsList (the default), ApprovalsRevoke (a session
+	// rule), ApprovalsSave (a session rule, into the policy file of its
+	// workspace folder) or ApprovalsTrust (a workspace folder's policy file:
+	// the server shows its allow rules and asks the user).
+	Action string `json:"action,omitzero" jsonschema:"list (the default), revoke, save or trust"`
 	ID     string `json:"id,omitzero" jsonschema:"the rule, for revoke and save"`
+	// Folder is the workspace folder to trust, a path or a URI; the first
+	// folder when empty.
+	Folder string `json:"folder,omitzero" jsonschema:"for trust: the workspace folder (a path or URI); default the first"`
 }
 
 // Approvals actions.
@@ -64,6 +68,7 @@ const (
 	ApprovalsList   = "list"
 	ApprovalsRevoke = "revoke"
 	ApprovalsSave   = "save"
+	ApprovalsTrust  = "trust"
 )
 
 // ApprovalsResult is agentls.approvals' answer: the rules in force after

@@ -52,7 +52,8 @@ func TypeScript() (string, error) {
 		return "", err
 	}
 	fmt.Fprintf(&b, "/** The settings when the user gives none. */\nexport const defaultSettings: Readonly<Settings> = %s;\n\n", def)
-	fmt.Fprintf(&b, "/** Settings a plugin sets for the user. */\nexport const pluginSettings: readonly string[] = %s;\n\n", jsonText(PluginSettings))
+	g.union(&b, "PluginSetting", enum(PluginSettings))
+	fmt.Fprintf(&b, "/** Settings a plugin sets for the user. */\nexport const pluginSettings: readonly PluginSetting[] = %s;\n\n", jsonText(PluginSettings))
 	fmt.Fprintf(&b, "/** The commands the server executes. */\nexport const commands = %s as const;\n\n", jsonText(map[string]string{
 		"run": CommandRun, "cancel": CommandCancel, "approvals": CommandApprovals}))
 	fmt.Fprintf(&b, "/** The method of the agentls/event notification. */\nexport const eventMethod = %q;\n", MethodEvent)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -18,9 +17,6 @@ const (
 	answerLines = 3
 	answerChars = 400
 )
-
-// showDocumentWait bounds the wait for the client to open a document.
-const showDocumentWait = 10 * time.Second
 
 // answer shows a run's text answer (explain, questions): its first lines
 // with window/showMessage, and the whole of it as a Markdown file in the
@@ -48,21 +44,36 @@ func (r *liveRun) answer(ctx context.Context, result string) {
 // showFile writes text to name under the cache directory and asks the
 // client to open it. It reports whether the client showed it.
 func (s *Server) showFile(ctx context.Context, name, text string) bool {
-	dir, err := s.cacheDir()
+	path, err := s.writeCacheFile(name, text)
 	if err != nil {
-		s.log.Warn("no cache directory", "err", err)
-		return false
-	}
-	path := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		s.log.Warn("cache directory", "err", err)
-		return false
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		s.log.Warn("cache file", "err", err)
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), showDocumentWait)
+	return s.showPath(ctx, path)
+}
+
+// writeCacheFile writes text to name under the cache directory and returns
+// its path.
+func (s *Server) writeCacheFile(name, text string) (string, error) {
+	dir, err := s.cacheDir()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// showPath asks the client to open path and reports whether it did. The
+// wait for the answer ends when the server exits: the exit handler waits
+// for runs on the connection's reader, which alone could read the answer.
+func (s *Server) showPath(ctx context.Context, path string) bool {
+	ctx, cancel := s.outgoingContext(ctx, s.showDocumentTimeout())
 	defer cancel()
 	res, err := s.client.ShowDocument(ctx, &protocol.ShowDocumentParams{URI: workspace.URIFromPath(path), TakeFocus: ptr(true)})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -25,11 +26,12 @@ const closedSettle = 500 * time.Millisecond
 
 // edit builds the proposal's WorkspaceEdit: versioned TextDocumentEdits
 // with one change annotation per file (needsConfirmation, for clients that
-// support annotations, unless autoEdit), CreateFile where the client can
-// create, and the changes map for clients without documentChanges.
+// confirm annotated edits themselves, unless autoEdit), CreateFile where the
+// client can create, and the changes map for clients without
+// documentChanges (which carries no annotation: the server asked first).
 func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	caps := p.r.spec.caps
-	annotate := !p.r.autoEdit() && caps.changeAnnotations
+	annotate := p.annotated()
 	var fcs []lspedit.FileChange
 	creates := false
 	for _, f := range p.files {
@@ -84,6 +86,12 @@ func (p *proposal) annotationLabel(f fileChange) string {
 	return "agentls: " + f.name
 }
 
+// annotated reports whether the edit goes out annotated for the client to
+// confirm; otherwise the server asked first (or autoEdit asks no one).
+func (p *proposal) annotated() bool {
+	return !p.r.autoEdit() && p.r.spec.caps.confirms()
+}
+
 func (p *proposal) uri(f fileChange) uri.URI {
 	return workspace.URIFromPath(p.r.spec.ws.ClientPath(f.path))
 }
@@ -105,7 +113,7 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 	if err != nil {
 		return same(len(p.files), agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}), nil
 	}
-	if !p.r.autoEdit() && p.r.spec.caps.changeAnnotations {
+	if p.annotated() {
 		p.r.report(ctx, "Waiting for your confirmation", -1) // the client asks
 	}
 	label := p.label()
@@ -155,7 +163,13 @@ func (p *proposal) clientFile(res *contract.ApplyResult, f fileChange) *contract
 }
 
 // decide turns an applied answer into f's decision, checking the buffer the
-// client reports against what was proposed.
+// client reports against what was proposed. applied:true is the client's
+// word: a buffer that has not caught up when the wait ends (Emacs eglot
+// reports changes from an idle timer, often seconds later) is applied. It
+// is not when the client's own reports show otherwise: a later version of
+// the buffer without the change (a client whose confirmation of an
+// annotated edit cannot say No), or a client known to drop stale edits
+// silently whose buffer never changed.
 func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.ClientFile, deadline time.Time) agent.Decision {
 	want := f.new
 	if cf != nil {
@@ -167,21 +181,38 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.Client
 		// ever opening it, so the wait for its didOpen is short.
 		wait = min(wait, closedSettle)
 	}
-	text, open, settled := p.s.settle(ctx, p.r.spec.ws, f.path, want, wait)
+	text, version, open, settled := p.s.settle(ctx, p.r.spec.ws, f.path, want, wait)
 	if ctx.Err() != nil {
 		return agent.Decision{Outcome: agent.OutcomeApplied}
 	}
 	final := want
+	// A later version of a buffer that was open when the edit went out is
+	// the client's report of it; a didOpen of a file it was not may come
+	// before it edits it.
+	moved := open && f.open && f.version != nil && version != *f.version
 	switch {
 	case settled:
 	case !open:
 		// The client applied it to a file it has not opened (or closed it
-		// since): nothing to check.
+		// since): its word until it reports the file.
 		p.s.log.Debug("applied edit not verified: the file is not open in the editor", "file", f.name)
-	case text == f.old:
+		p.s.applied.set(f.path, want)
+	case !moved && p.r.spec.caps.quirks.skipsStaleSilently:
 		p.s.log.Warn("the editor answered applied, but the buffer did not change", "file", f.name)
 		return agent.Decision{Outcome: agent.OutcomeFailed,
-			Message: fmt.Sprintf("the editor reported the change applied, but %s did not change (it may have skipped an edit for an older version). Read it again", f.name)}
+			Message: fmt.Sprintf("the editor answered that it applied the change, but %s did not change (this editor drops an edit it takes for an older version of the buffer); %s is as it was", f.name, f.name)}
+	case !moved:
+		// The editor has not reported its buffer since: take its word.
+		p.s.log.Debug("the editor has not reported the edited buffer yet", "file", f.name)
+		p.s.applied.set(f.path, want)
+	case lacksChange(f.old, want, text):
+		p.s.log.Warn("the editor answered applied, but its buffer does not have the change", "file", f.name, "annotated", p.annotated())
+		if p.annotated() {
+			return agent.Decision{Outcome: agent.OutcomeRejected, RejectedHunks: allHunks(f, p.r.spec.caps.encoding),
+				Message: "declined in the editor (it answered applied, but its buffer does not have the change)"}
+		}
+		return agent.Decision{Outcome: agent.OutcomeFailed,
+			Message: fmt.Sprintf("the editor answered that it applied the change, but its buffer of %s does not have it", f.name)}
 	default:
 		p.s.log.Warn("the buffer after the edit differs from what was proposed", "file", f.name)
 		final = text
@@ -206,6 +237,18 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.Client
 	}
 	return agent.Decision{Outcome: agent.OutcomeApplied, Final: final, RejectedHunks: rejected,
 		Message: partialMessage(f.name, f.old, f.new, final, enc, rejected, edited)}
+}
+
+// lacksChange reports whether text, a later version of the buffer old, does
+// not hold the change old → want: it is old itself, or the change still
+// merges into it cleanly (the user's typing is all it holds). When the
+// change would clash with text, text already holds (some of) it.
+func lacksChange(old, want, text string) bool {
+	if text == old {
+		return true
+	}
+	merged, ok := edits.Rebase(old, want, text)
+	return ok && merged != text
 }
 
 func allHunks(f fileChange, enc lspedit.Encoding) []int {

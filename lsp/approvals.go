@@ -1,17 +1,21 @@
 package lsp
 
 import (
-	"github.com/agentls/agentls/contract"
-
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/workspace"
 )
 
 // approvals is a server's policy engine: the rules of the user's policy file
@@ -53,6 +57,15 @@ func (s *Server) runPolicy(ctx context.Context, spec runSpec) policy.Policy {
 	return eng.WithMode(mode)
 }
 
+// trustAdvice tells how to trust a workspace folder's policy file.
+const trustAdvice = "To trust the folder's policy file, run the command " + contract.CommandApprovals + ` with {"action": "trust"}: it shows the file's allow rules and asks.`
+
+// The answers of the trust question.
+const (
+	answerTrust      = "Trust"
+	answerDoNotTrust = "Do not trust"
+)
+
 func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	var args contract.ApprovalsArgs
 	if len(params.Arguments) > 0 {
@@ -72,11 +85,17 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 		if err == nil {
 			_, err = eng.Save(args.ID, file)
 		}
-		if err != nil {
+		if untrusted := (*policy.UntrustedError)(nil); errors.As(err, &untrusted) {
+			s.showMessage(ctx, false, "agentls: "+err.Error()+". "+trustAdvice)
+		} else if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
+		}
+	case contract.ApprovalsTrust:
+		if err := s.trustFolder(ctx, eng, args.Folder); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errInvalidParams, contract.CommandApprovals, err)
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save", errInvalidParams, contract.CommandApprovals, args.Action)
+		return nil, fmt.Errorf("%w: %s: action %q is not one of list, revoke, save, trust", errInvalidParams, contract.CommandApprovals, args.Action)
 	}
 	rules := eng.Rules()
 	if rules == nil {
@@ -84,9 +103,65 @@ func (s *Server) approvalsCommand(ctx context.Context, params *protocol.ExecuteC
 	}
 	if len(params.Arguments) == 0 {
 		// A client without a plugin shows nothing of the answer.
-		s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: rulesMessage(rules)})
+		s.showMessage(ctx, true, rulesMessage(rules))
 	}
 	return encodeResult(contract.ApprovalsResult{Rules: rules})
+}
+
+// trustFolder shows the allow rules of a workspace folder's policy file and
+// trusts the file, as it is now, if the user says so.
+func (s *Server) trustFolder(ctx context.Context, eng *policy.Engine, folder string) error {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	root := ws.Roots()[0]
+	if folder != "" {
+		p := filepath.Clean(folder)
+		if strings.Contains(folder, "://") {
+			p, _ = workspace.PathFromURI(uri.URI(folder))
+		}
+		if !slices.Contains(ws.Roots(), p) {
+			return fmt.Errorf("%q is not a workspace folder", folder)
+		}
+		root = p
+	}
+	st, err := eng.TrustState(root)
+	if err != nil {
+		return err
+	}
+	if st.Hash == "" {
+		return fmt.Errorf("%s has no policy file (%s)", root, st.File)
+	}
+	if st.Trusted {
+		s.showMessage(ctx, true, "agentls: "+st.File+" is trusted as it is.")
+		return nil
+	}
+	item, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+		Type: protocol.MessageTypeWarning, Message: trustQuestion(st),
+		Actions: []protocol.MessageActionItem{{Title: answerTrust}, {Title: answerDoNotTrust}},
+	})
+	if err != nil || item == nil || item.Title != answerTrust {
+		return nil // not trusted: nothing changes
+	}
+	return eng.Trust(root, st.Hash)
+}
+
+// trustQuestion asks to trust a policy file, with what its allow rules let
+// run without asking.
+func trustQuestion(st policy.TrustState) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Trust %s as it is now? ", st.File)
+	if len(st.Allows) == 0 {
+		b.WriteString("It has no allow rules; its deny and ask rules apply anyway.")
+	} else {
+		fmt.Fprintf(&b, "These %d allow rules of the repository would then run without asking:", len(st.Allows))
+		for _, r := range st.Allows {
+			b.WriteString("\n- " + policy.Describe(r))
+		}
+	}
+	b.WriteString("\nA change to the file needs trust again.")
+	shown, _ := edits.Visible(b.String())
+	return shown
 }
 
 // ruleFile is the policy file a session rule is saved to: that of the

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -81,8 +83,11 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 		if item.Title == save {
 			if _, err := a.eng.Save(r.ID, policy.WorkspaceFile(a.root)); err != nil {
 				msg := "agentls: the rule was not saved: " + err.Error()
+				if untrusted := (*policy.UntrustedError)(nil); errors.As(err, &untrusted) {
+					msg = "agentls: " + err.Error() + ". " + trustAdvice
+				}
 				a.s.log.Warn(msg)
-				a.s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+				a.s.showMessage(ctx, false, msg)
 			}
 		}
 		return true, nil
@@ -114,21 +119,49 @@ func (a *approver) keepGoing(ctx context.Context, ap agent.Approval) (bool, erro
 	return item != nil && item.Title == loopKeepGoing, nil
 }
 
-// question asks to allow ap: "Run `go test ./...` in /ws?" and what the
-// model said the command is for.
+// maxCommandLines bounds the lines of a command a question shows; the
+// rest are counted.
+const maxCommandLines = 40
+
+// question asks to allow ap: "Run `go test ./...` in /ws?", every line of
+// a longer command, and what the model said the command is for. Characters
+// that could hide what runs are shown escaped, and flagged.
 func (a *approver) question(ap agent.Approval) string {
 	var b strings.Builder
 	if ap.Command != "" {
-		fmt.Fprintf(&b, "Run `%s`", ap.Command)
+		cmd, hidden := edits.Visible(strings.TrimRight(ap.Command, "\n"))
+		lines := strings.Split(cmd, "\n")
+		where := ""
 		if ap.Dir != "" {
-			fmt.Fprintf(&b, " in %s", a.ws.ClientPath(ap.Dir))
+			where, _ = edits.VisibleLine(a.ws.ClientPath(ap.Dir))
+			where = " in " + where
 		}
-		b.WriteString("?")
+		if len(lines) == 1 {
+			fmt.Fprintf(&b, "Run `%s`%s?", lines[0], where)
+		} else {
+			fmt.Fprintf(&b, "Run this command of %d lines%s?", len(lines), where)
+			for i, l := range lines {
+				if i == maxCommandLines {
+					fmt.Fprintf(&b, "\n(%d more lines not shown)", len(lines)-i)
+					break
+				}
+				b.WriteString("\n    " + l)
+			}
+		}
+		if hidden {
+			b.WriteString("\nWarning: the command holds control or invisible characters (shown escaped, as \\x1b or \\u202e).")
+		}
 	} else {
 		fmt.Fprintf(&b, "Allow agentls to use %s?", ap.Tool)
 	}
 	if d := strings.TrimSpace(ap.Description); d != "" {
-		fmt.Fprintf(&b, "\n%s", shorten(d, 300))
+		d, _ = edits.VisibleLine(shorten(d, 300))
+		fmt.Fprintf(&b, "\n%s", d)
+	}
+	if ap.Command != "" {
+		if names := a.s.unsavedNames(a.ws, a.root); len(names) > 0 {
+			fmt.Fprintf(&b, "\nUnsaved in the editor, not seen by the command: %s.", strings.Join(names, ", "))
+		}
 	}
 	return b.String()
 }
@@ -137,6 +170,7 @@ func (a *approver) question(ap agent.Approval) string {
 func quoteCommands(prefixes []string) string {
 	q := make([]string, len(prefixes))
 	for i, p := range prefixes {
+		p, _ = edits.VisibleLine(p)
 		q[i] = "`" + p + "`"
 	}
 	return strings.Join(q, ", ")

@@ -20,14 +20,30 @@ const (
 	answerShowDiff = "Show diff"
 )
 
+// A diff this short is shown in the question itself.
+const (
+	inlineDiffLines = 24
+	inlineDiffBytes = 2000
+)
+
 // ask asks the user to confirm the proposal with window/showMessageRequest,
 // for clients that cannot confirm annotated edits themselves (Neovim 0.7
-// applies them silently). "Show diff" opens the unified diff with
-// window/showDocument where the client can (else the diff goes to the log)
-// and asks again. A dismissed question or an error reply is a rejection;
-// ok false comes with the reason for the model.
+// applies them silently, 0.12 cannot report a No, eglot declares no
+// annotations). The diff is shown where the question is asked: in the
+// question itself when it is short; otherwise "Show diff" opens it with
+// window/showDocument where the client can, else sends it as a warning
+// message (which Neovim and eglot show) and saves it in the cache
+// directory, and asks again. A dismissed question or an error reply is a
+// rejection; ok false comes with the reason for the model.
 func (p *proposal) ask(ctx context.Context) (ok bool, reason string, err error) {
-	question := p.question()
+	diff := p.diff()
+	actions := []protocol.MessageActionItem{{Title: answerApply}, {Title: answerReject}}
+	question := p.question("")
+	if inline(diff) {
+		question = p.question(diff)
+	} else {
+		actions = append(actions, protocol.MessageActionItem{Title: answerShowDiff})
+	}
 	msg := question
 	for {
 		if err := ctx.Err(); err != nil {
@@ -37,7 +53,7 @@ func (p *proposal) ask(ctx context.Context) (ok bool, reason string, err error) 
 		item, err := p.s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 			Type:    protocol.MessageTypeInfo,
 			Message: msg,
-			Actions: []protocol.MessageActionItem{{Title: answerApply}, {Title: answerReject}, {Title: answerShowDiff}},
+			Actions: actions,
 		})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -56,17 +72,22 @@ func (p *proposal) ask(ctx context.Context) (ok bool, reason string, err error) 
 			return true, "", nil
 		case item.Title == answerReject:
 			return false, "", nil
-		case item.Title == answerShowDiff:
-			msg = p.showDiff(ctx, question)
+		case item.Title == answerShowDiff && len(actions) == 3:
+			msg = question + p.showDiff(ctx, diff)
 		default:
 			return false, "unknown answer " + item.Title, nil
 		}
 	}
 }
 
-// question is the confirmation question: the files, the diff stat and the
-// agent's reason.
-func (p *proposal) question() string {
+// inline reports whether a diff is short enough for the question itself.
+func inline(diff string) bool {
+	return len(diff) <= inlineDiffBytes && strings.Count(diff, "\n") <= inlineDiffLines
+}
+
+// question is the confirmation question: the files, the diff stat, the
+// agent's reason and, when given, the diff.
+func (p *proposal) question(diff string) string {
 	var b strings.Builder
 	if len(p.files) == 1 {
 		f := p.files[0]
@@ -81,20 +102,30 @@ func (p *proposal) question() string {
 	} else {
 		fmt.Fprintf(&b, "agentls wants to change %d files (%s): %s", len(p.files), p.stat(), p.names())
 	}
-	b.WriteString(". Apply?")
-	return b.String()
+	if diff != "" {
+		fmt.Fprintf(&b, ".\n\n%s\nApply?", strings.TrimRight(diff, "\n"))
+	} else {
+		b.WriteString(". Apply?")
+	}
+	shown, _ := edits.Visible(b.String()) // names, reasons and the diff come from the model
+	return shown
 }
 
-// showDiff shows the proposal's unified diff and returns the question to
-// ask again, which points at the diff when the client could not open it.
-func (p *proposal) showDiff(ctx context.Context, question string) string {
-	diff := p.diff()
+// showDiff shows a long diff and returns what the question asked again
+// says about where it is.
+func (p *proposal) showDiff(ctx context.Context, diff string) string {
 	name := filepath.Join("diffs", fmt.Sprintf("%s-%d.diff", p.r.spec.h.id, p.r.diffs.Add(1)))
-	if p.r.spec.caps.showDocument && p.s.showFile(ctx, name, diff) {
-		return question
+	path, werr := p.s.writeCacheFile(name, diff)
+	if werr == nil && p.r.spec.caps.showDocument && p.s.showPath(ctx, path) {
+		return " (The diff is open in the editor.)"
 	}
-	p.s.client.LogMessage(context.WithoutCancel(ctx), &protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: "agentls: proposed change:\n" + diff})
-	return question + " (The diff is in the log.)"
+	diff, _ = edits.Visible(diff)
+	p.s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+		Message: "agentls: proposed change:\n" + diff})
+	if werr != nil {
+		return " (The diff is in the message above.)"
+	}
+	return " (The diff is in the message above and in " + path + ".)"
 }
 
 // diff is the proposal as one unified diff.

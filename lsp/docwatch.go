@@ -27,6 +27,16 @@ func (w *docWatch) notify() {
 	w.changed = make(chan struct{})
 }
 
+// docReported is called for every didOpen (opened), didChange and
+// didClose of path: edits the client answered applied are its word no
+// longer once it reports the file, and waiters wake.
+func (s *Server) docReported(path string, opened bool) {
+	if ws := s.workspace(); ws != nil {
+		s.applied.reported(ws, path, opened)
+	}
+	s.docs.notify()
+}
+
 // next returns a channel closed at the next change.
 func (w *docWatch) next() <-chan struct{} {
 	w.mu.Lock()
@@ -35,23 +45,22 @@ func (w *docWatch) next() <-chan struct{} {
 }
 
 // settle waits until the editor's buffer of path holds want, or timeout
-// passes, or ctx ends. It returns the buffer's text and whether the buffer
-// is open; settled reports that the text is want.
-func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, open, settled bool) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+// passes, or ctx ends. It returns the buffer's text and version and whether
+// the buffer is open; settled reports that the text is want.
+func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want string, timeout time.Duration) (text string, version int32, open, settled bool) {
+	expired := s.after(timeout)
 	for {
 		changed := s.docs.next()
-		text, _, open = ws.Buffer(path)
+		text, version, open = ws.Buffer(path)
 		if open && text == want {
-			return text, true, true
+			return text, version, true, true
 		}
 		select {
 		case <-changed:
-		case <-timer.C:
-			return text, open, false
+		case <-expired:
+			return text, version, open, false
 		case <-ctx.Done():
-			return text, open, false
+			return text, version, open, false
 		}
 	}
 }

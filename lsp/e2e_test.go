@@ -19,6 +19,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -76,11 +77,16 @@ func startSession(t testing.TB, cfg lsp.Config, turns ...geminitest.Turn) (*sess
 	return &session{ed: lsptest.New(t, clientSide), gem: gem, root: t.TempDir(), userDir: userDir}, done
 }
 
-// trust marks the session's workspace trusted, so its policy file's allow
-// rules apply.
+// trust trusts the session's workspace policy file as it is, so that its
+// allow rules apply.
 func (s *session) trust(t testing.TB) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(s.userDir, "trusted-folders"), []byte(s.root+"\n"), 0o600); err != nil {
+	eng := policy.New(filepath.Join(s.userDir, "policy.toml"))
+	st, err := eng.TrustState(s.root)
+	if err == nil {
+		err = eng.Trust(s.root, st.Hash)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
 )
 
 // notify sends one agentls/event.
@@ -24,8 +25,10 @@ func (r *liveRun) notify(ctx context.Context, ev agent.Event, prop *contract.Pro
 	}
 }
 
-// showMessage shows msg, as information when ok, else as a warning.
+// showMessage shows msg, as information when ok, else as a warning, with
+// the characters that could hide what it says escaped.
 func (s *Server) showMessage(ctx context.Context, ok bool, msg string) {
+	msg, _ = edits.Visible(msg)
 	typ := protocol.MessageTypeInfo
 	if !ok {
 		typ = protocol.MessageTypeWarning

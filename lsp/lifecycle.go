@@ -22,6 +22,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, fmt.Errorf("%w: workspace folders: %v", errInvalidParams, err)
 	}
 	caps := readCaps(params.Capabilities)
+	caps.quirks = quirksOf(params.ClientInfo, caps.plugin)
 
 	s.mu.Lock()
 	s.state = stateRunning
@@ -31,7 +32,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.config.initOpts = json.RawMessage(params.InitializationOptions)
 	s.mu.Unlock()
 	s.applySettings(ctx)
-	s.log.Info("initialized", "client", params.ClientInfo.Name, "roots", ws.Roots(), "encoding", caps.encoding.Kind())
+	version, _ := params.ClientInfo.Version.Get()
+	s.log.Info("initialized", "client", params.ClientInfo.Name, "version", version, "plugin", caps.plugin,
+		"quirks", fmt.Sprintf("%+v", caps.quirks), "roots", ws.Roots(), "encoding", caps.encoding.Kind())
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	return &protocol.InitializeResult{
@@ -68,6 +71,7 @@ func (s *Server) Exit(ctx context.Context) error {
 	if s.lifecycle() == stateShutdown {
 		code = 0
 	}
+	s.exit() // before waiting: runs must not wait for answers no one can read now
 	s.runs.cancelAll()
 	if s.cfg.Exit != nil {
 		s.runs.wait()
@@ -107,7 +111,7 @@ func initialRoots(p *protocol.InitializeParams) []string {
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
-	caps := clientCaps{encoding: lspedit.UTF16}
+	caps := clientCaps{encoding: lspedit.UTF16, plugin: hasPlugin(c)}
 	if c.General != nil && slices.Contains(c.General.PositionEncodings, protocol.PositionEncodingKindUTF8) {
 		caps.encoding = lspedit.UTF8
 	}

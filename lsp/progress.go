@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/edits"
 )
 
 // reportInterval bounds $/progress reports to ten a second per token.
@@ -60,6 +62,7 @@ func (s *Server) beginProgress(ctx context.Context, clientToken protocol.Progres
 // report shows msg, at most ten times a second; a report held back goes out
 // when the interval has passed. pct may be nil.
 func (p *progress) report(ctx context.Context, msg string, pct *uint32) {
+	msg, _ = edits.VisibleLine(msg) // model text: nothing may rewrite the display
 	r := &protocol.WorkDoneProgressReport{Kind: "report", Message: &msg, Percentage: pct}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -98,6 +101,7 @@ func (p *progress) flush(ctx context.Context) {
 // end ends the progress with msg. It is sent even when ctx is cancelled; a
 // report still held back goes out first.
 func (p *progress) end(ctx context.Context, msg string) {
+	msg, _ = edits.Visible(msg)
 	ctx = context.WithoutCancel(ctx)
 	p.mu.Lock()
 	defer p.mu.Unlock()

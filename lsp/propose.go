@@ -56,8 +56,9 @@ type fileChange struct {
 }
 
 // prepare checks c against the buffer now. ok is false when the change no
-// longer applies; d then says why.
-func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision, ok bool) {
+// longer applies; d then says why. A file the editor answered applied for
+// but has not reported since is what the edit left, at a version unknown.
+func prepare(ws *workspace.Workspace, applied *appliedEdits, c change) (fc fileChange, d agent.Decision, ok bool) {
 	fc.change = c
 	if c.target != "" {
 		// The editor writes through path: it must still lead to the file
@@ -67,6 +68,10 @@ func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision
 		}
 	}
 	cur, err := ws.ReadFile(c.path)
+	unversioned := false
+	if text, ok := applied.text(c.path); ok {
+		cur.Text, err, unversioned = text, nil, true
+	}
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fc, agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, false
@@ -94,6 +99,9 @@ func prepare(ws *workspace.Workspace, c change) (fc fileChange, d agent.Decision
 		v := cur.Version
 		fc.version, fc.open = &v, true
 	}
+	if unversioned {
+		fc.version = nil
+	}
 	return fc, agent.Decision{}, true
 }
 
@@ -112,12 +120,12 @@ func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.
 	}
 	defer unlock()
 
-	fcs, ds, ok := prepareAll(r.spec.ws, cs)
+	fcs, ds, ok := prepareAll(r.spec.ws, &s.applied, cs)
 	if !ok {
 		return ds, nil
 	}
 	p := &proposal{s: s, r: r, files: fcs}
-	if !r.autoEdit() && !r.spec.caps.changeAnnotations {
+	if !r.autoEdit() && !r.spec.caps.confirms() {
 		yes, reason, err := p.ask(ctx)
 		if err != nil {
 			return nil, err
@@ -126,7 +134,7 @@ func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.
 			return same(len(cs), agent.Decision{Outcome: agent.OutcomeRejected, Message: reason}), nil
 		}
 		// The user may have typed while the question was open.
-		if p.files, ds, ok = prepareAll(r.spec.ws, cs); !ok {
+		if p.files, ds, ok = prepareAll(r.spec.ws, &s.applied, cs); !ok {
 			return ds, nil
 		}
 	}
@@ -138,12 +146,12 @@ func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.
 
 // prepareAll prepares every change; if one no longer applies, every
 // decision says so.
-func prepareAll(ws *workspace.Workspace, cs []change) ([]fileChange, []agent.Decision, bool) {
+func prepareAll(ws *workspace.Workspace, applied *appliedEdits, cs []change) ([]fileChange, []agent.Decision, bool) {
 	fcs := make([]fileChange, len(cs))
 	var failed []string
 	var first agent.Decision
 	for i, c := range cs {
-		fc, d, ok := prepare(ws, c)
+		fc, d, ok := prepare(ws, applied, c)
 		if !ok {
 			if failed == nil {
 				first = d

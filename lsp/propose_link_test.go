@@ -32,14 +32,14 @@ func TestPrepareChecksTheTargetAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := change{path: filepath.Join(dir, "sub", "x.txt"), name: "sub/x.txt", target: filepath.Join(dir, "sub", "x.txt"), base: "old\n", mine: "new\n"}
-	if _, _, ok := prepare(ws, c); !ok {
+	if _, _, ok := prepare(ws, &appliedEdits{}, c); !ok {
 		t.Fatal("the change does not apply before the swap")
 	}
 	os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "sub.orig"))
 	if err := os.Symlink(".git", filepath.Join(dir, "sub")); err != nil {
 		t.Fatal(err)
 	}
-	if _, d, ok := prepare(ws, c); ok || d.Outcome != agent.OutcomeConflict {
+	if _, d, ok := prepare(ws, &appliedEdits{}, c); ok || d.Outcome != agent.OutcomeConflict {
 		t.Errorf("prepare after the swap: ok %v, decision %+v; want a conflict", ok, d)
 	}
 }

@@ -70,7 +70,7 @@ func (r *liveRun) canPropose() bool {
 // fs is the run's view of the files: the overlay, under its staged changes
 // with confirm: run.
 func (r *liveRun) fs() agent.FS {
-	base := r.spec.ws.Folder(r.spec.root)
+	base := &runFS{Folder: r.spec.ws.Folder(r.spec.root), applied: &r.s.applied}
 	if r.stage != nil {
 		return &stagedFS{runFS: base, st: r.stage}
 	}

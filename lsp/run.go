@@ -6,6 +6,8 @@ import (
 
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -121,6 +123,7 @@ func (r *liveRun) runnerSpec(ctx context.Context) runner.Spec {
 		RunID: spec.h.id, Workspace: spec.ws, Root: spec.root, Files: r.fs(),
 		Approver: r.s.approver(spec), Policy: r.s.runPolicy(ctx, spec),
 		Settings: spec.settings, Task: spec.task, System: r.systemNote(),
+		Unsaved: r.unsaved,
 	}
 	if p := r.proposer(); p != nil {
 		rs.Proposer = p
@@ -186,6 +189,30 @@ func (r *liveRun) systemNote() string {
 		return "Your changes are staged: the edit tools report them accepted, and later reads see them, but the user reviews all of them together after you call complete_task."
 	}
 	return ""
+}
+
+// unsaved names the files the editor holds with changes not on disk,
+// relative to the run's folder: a shell command sees the disk.
+func (r *liveRun) unsaved() []string {
+	return r.s.unsavedNames(r.spec.ws, r.spec.root)
+}
+
+// unsavedNames names the open buffers that differ from the disk, and the
+// files the editor answered it edited whose text is not the disk's,
+// relative to root.
+func (s *Server) unsavedNames(ws *workspace.Workspace, root string) []string {
+	paths := ws.Unsaved()
+	for p, text := range s.applied.all() {
+		if disk, err := os.ReadFile(p); (err != nil || string(disk) != text) && !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	f := ws.Folder(root)
+	for i, p := range paths {
+		paths[i] = f.Rel(p)
+	}
+	return paths
 }
 
 func (s *Server) clientCaps() clientCaps {

@@ -27,6 +27,10 @@ func (r *scenarioRun) caps() *protocol.ClientCapabilities {
 		c = lsptest.FullCapabilities()
 	case "nvim07":
 		c = lsptest.Neovim07Capabilities()
+		r.ed.ClientInfo = lsptest.NeovimInfo("0.7.2")
+	case "nvim012":
+		c = lsptest.Neovim012Capabilities()
+		r.ed.ClientInfo = lsptest.NeovimInfo("0.12.4")
 	case "eglot":
 		c = lsptest.EglotCapabilities()
 	case "minimal":
@@ -42,6 +46,12 @@ func (r *scenarioRun) caps() *protocol.ClientCapabilities {
 	}
 	if c.Window == nil {
 		c.Window = &protocol.WindowClientCapabilities{}
+	}
+	if r.sc.flags.Plugin {
+		c.Experimental = protocol.LSPAny(`{"agentls":{"hunkReview":true}}`)
+		we := c.Workspace.WorkspaceEdit
+		t := true
+		we.DocumentChanges, we.ChangeAnnotationSupport = &t, &protocol.ChangeAnnotationsSupportOptions{}
 	}
 	we := c.Workspace.WorkspaceEdit
 	for _, w := range r.sc.flags.Without {

@@ -25,7 +25,11 @@ import (
 //	type <file> <old> <new>        the user replaces old by new in the buffer
 //	cancel run|progress|subagent   agentls.cancel, or workDoneProgress/cancel of
 //	                               the run's or the latest subagent's token
-//	applyEdit apply|stale|hold     answer the next workspace/applyEdit
+//	applyEdit apply|stale|late|hold
+//	                               answer the next workspace/applyEdit: apply it;
+//	                               answer applied and change nothing; apply it
+//	                               but send didChange only at sync
+//	sync <file>                    send the didChange a late edit held back
 //	applyEdit reject <reason>
 //	applyEdit error <code> <message>
 //	applyEdit partial [reject=1,2] [edit=3:<text>]  hunks numbered from 1, as
@@ -248,6 +252,14 @@ func (p *player) step(ctx context.Context, s step) error {
 		}
 		p.r.ed.Type(ctx, u, strings.Replace(text, w[2], w[3], 1))
 		return nil
+	case "sync":
+		if len(w) != 2 {
+			return fmt.Errorf("want: sync <file>")
+		}
+		if !p.r.ed.Sync(ctx, p.r.uri(w[1])) {
+			return fmt.Errorf("no late edit of %s to sync", w[1])
+		}
+		return nil
 	case "cancel":
 		return p.cancel(ctx, w[1:])
 	case "applyEdit", "showMessageRequest":
@@ -369,6 +381,8 @@ func (p *player) reply(pr *pendingRequest, w []string) (reply, error) {
 	case "apply":
 	case "stale":
 		a.Stale = true
+	case "late":
+		a.Late = true
 	case "reject":
 		a.Reject, a.Reason = true, strings.Join(w[2:], " ")
 	case "partial":

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,8 +62,11 @@ func TestScenarios(t *testing.T) {
 // scenarioFlags are a scenario's settings.
 type scenarioFlags struct {
 	// Client is the capability preset: full (VS Code-like, the default),
-	// nvim07, eglot or minimal.
+	// nvim07, nvim012 (with their clientInfo), eglot or minimal.
 	Client string `json:"client"`
+	// Plugin adds what the agentls plugins declare: documentChanges,
+	// change annotations and experimental.agentls.hunkReview.
+	Plugin bool `json:"plugin"`
 	// Without removes capabilities from the preset: applyEdit,
 	// documentChanges, changeAnnotations, create, workDoneProgress,
 	// showDocument, configuration.
@@ -74,8 +79,10 @@ type scenarioFlags struct {
 	// (default "."); AddFolders come later with didChangeWorkspaceFolders.
 	Folders    []string `json:"folders"`
 	AddFolders []string `json:"addFolders"`
-	// Open lists the files the editor opens before the run.
-	Open []string `json:"open"`
+	// Open lists the files the editor opens before the run; Buffers opens
+	// files with unsaved text (not what the disk holds).
+	Open    []string          `json:"open"`
+	Buffers map[string]string `json:"buffers"`
 	// Run starts a run with agentls.run; Action asks for code actions and
 	// executes the one titled Choose.
 	Run    *runFlags    `json:"run"`
@@ -235,6 +242,9 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, name := range sc.flags.Open {
 		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.files[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Buffers)) {
+		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.flags.Buffers[name])
 	}
 
 	r.start = time.Now()

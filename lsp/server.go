@@ -41,6 +41,9 @@ type Config struct {
 	// SettleTimeout bounds the wait, after the editor answered applied, for
 	// its didChange to show the new text. 0: two seconds.
 	SettleTimeout time.Duration
+	// ShowDocumentTimeout bounds the wait for the client to open a document
+	// (an answer, a diff) with window/showDocument. 0: ten seconds.
+	ShowDocumentTimeout time.Duration
 	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
 	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
 	UserConfigDir string
@@ -73,6 +76,10 @@ type Server struct {
 	conn   jsonrpc2.Conn
 	root   context.Context // runs derive from it; cancelled when the connection ends
 	stop   context.CancelFunc
+	// exiting ends when exit arrives or the connection ends: no request to
+	// the client may be waited for after that (outgoingContext).
+	exiting context.Context
+	exit    context.CancelFunc
 
 	mu       sync.Mutex
 	state    lifecycleState
@@ -88,6 +95,7 @@ type Server struct {
 	runs     runs
 	files    fileLocks
 	docs     docWatch
+	applied  appliedEdits   // applied:true, not reported yet (applied.go)
 	diags    diagStore      // the editor's diagnostics (agentls/diagnostics)
 	tasks    sync.WaitGroup // background work other than runs (configuration pulls)
 
@@ -112,6 +120,16 @@ type clientCaps struct {
 	resourceOps       []protocol.ResourceOperationKind
 	showDocument      bool
 	configuration     bool
+	plugin            bool // an agentls plugin reviews proposals (experimental.agentls.hunkReview)
+	quirks            quirks
+}
+
+// confirms reports whether the client asks the user itself, truthfully, before
+// it applies an edit: it can receive annotated edits (documentChanges and
+// change annotations) and its No comes back as a No. Otherwise the server
+// asks first: an edit is never sent that no one confirmed.
+func (c clientCaps) confirms() bool {
+	return c.documentChanges && c.changeAnnotations && !c.quirks.confirmCannotRefuse
 }
 
 // canCreate reports whether the client creates files through a
@@ -129,6 +147,7 @@ func New(cfg Config) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.exiting, s.exit = context.WithCancel(context.Background())
 	s.after = cfg.After
 	if s.after == nil {
 		s.after = time.After
@@ -163,6 +182,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	case <-ctx.Done():
 	}
 	stop()
+	s.exit()
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
@@ -215,6 +235,26 @@ func (s *Server) cacheDir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "agentls"), nil
+}
+
+func (s *Server) showDocumentTimeout() time.Duration {
+	if s.cfg.ShowDocumentTimeout > 0 {
+		return s.cfg.ShowDocumentTimeout
+	}
+	return 10 * time.Second
+}
+
+// outgoingContext is the context of a request to the client that must be
+// answered even after ctx ends (a run's last words), bounded by timeout:
+// it ends when the server exits. The exit handler waits for the runs while
+// it holds the connection's reader, so an answer could never be read then.
+func (s *Server) outgoingContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	stop := context.AfterFunc(s.exiting, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 func (s *Server) settleTimeout() time.Duration {

@@ -23,7 +23,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 		return err
 	}
 	s.workspace().Open(path, params.TextDocument.Text, params.TextDocument.Version)
-	s.docs.notify()
+	s.docReported(path, true)
 	return nil
 }
 
@@ -45,7 +45,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	if err := s.workspace().Change(path, params.TextDocument.Version, changes, s.encoding()); err != nil {
 		return fmt.Errorf("didChange %s: %w", params.TextDocument.URI, err)
 	}
-	s.docs.notify()
+	s.docReported(path, false)
 	return nil
 }
 
@@ -55,7 +55,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		return err
 	}
 	s.workspace().Close(path)
-	s.docs.notify()
+	s.docReported(path, false)
 	return nil
 }
 

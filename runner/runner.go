@@ -105,6 +105,9 @@ type Spec struct {
 	// Record are settings of the front end to record in the trace header
 	// besides Settings (terminal flags).
 	Record map[string]any
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which shell commands will not see (tools.Env); nil: none.
+	Unsaved func() []string
 }
 
 // A Run is a built run, ready to start once.
@@ -177,7 +180,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved}
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},

@@ -88,7 +88,7 @@ type Engine struct {
 	files   []*ruleFile // the user's, then the workspace folders', in order
 	session []*Rule
 	nextID  int
-	trusted map[string]bool // folders whose policy files may allow (trust.go)
+	trusted map[string]string // folder → hash of the policy file the user trusts (trust.go)
 }
 
 // A ruleFile is a policy file as last read.
@@ -99,6 +99,7 @@ type ruleFile struct {
 	mod    time.Time
 	size   int64
 	exists bool
+	hash   string // of the content as read
 	rules  []*Rule
 }
 
@@ -154,7 +155,7 @@ func (e *Engine) file(path string) *ruleFile {
 func (f *ruleFile) refresh() error {
 	fi, err := os.Stat(f.path)
 	if errors.Is(err, os.ErrNotExist) {
-		f.exists, f.rules = false, nil
+		f.exists, f.rules, f.hash = false, nil, ""
 		return nil
 	}
 	if err != nil {
@@ -172,6 +173,7 @@ func (f *ruleFile) refresh() error {
 	if rules == nil && err != nil {
 		return err // not TOML: keep the rules of the last good read
 	}
+	f.hash = contentHash(data)
 	for _, r := range rules {
 		if f.root != "" {
 			r.Dir = f.root
@@ -217,9 +219,15 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	}
 	rules, session := p.e.ruleSet()
 	args := sync.OnceValue(func() string { return stableJSON(c.Args) })
+	cmd := sync.OnceValue(func() Command {
+		if c.Approval == nil {
+			return Command{}
+		}
+		return ParseCommand(c.Approval.Command)
+	})
 	var best *Rule
 	for _, r := range rules {
-		if r.PathPattern == nil && r.matches(&c, p.mode, args) && r.outranks(best) && p.e.inForce(r) {
+		if r.PathPattern == nil && r.matches(&c, p.mode, args, cmd) && r.outranks(best) && p.e.inForce(r) {
 			best = r
 		}
 	}
@@ -235,7 +243,7 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	}
 	if best.Decision == agent.VerdictAsk {
 		for _, r := range session {
-			if r.matches(&c, p.mode, args) {
+			if r.matches(&c, p.mode, args, cmd) {
 				return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: r.Label()}
 			}
 		}
@@ -336,8 +344,12 @@ func (e *Engine) notSession(id string) error {
 }
 
 // Save moves the session rule with the given ID into the policy file at
-// path (a workspace's [WorkspaceFile]), so that later sessions have it too.
-// The rule then comes from the file; Save returns it as read back.
+// path (a workspace's [WorkspaceFile], or the user's file), so that later
+// sessions have it too. The rule then comes from the file; Save returns it
+// as read back. A workspace's file is never written through a symbolic
+// link that leads out of its folder. Saving keeps the folder's trust, and
+// trusts a file that held no allow rules before; otherwise the rule stays
+// in the session too and Save returns an [*UntrustedError].
 func (e *Engine) Save(id, path string) (Rule, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -347,28 +359,67 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 	}
 	r := *e.session[i]
 	r.Dir = "" // a workspace file's rules are bound to its folder
+	user := path == e.userFile
+	root := filepath.Dir(filepath.Dir(path))
+	var before TrustState
+	if !user {
+		if err := checkWorkspaceFile(root, path); err != nil {
+			return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
+		}
+		before = e.trustState(root)
+	}
 	if err := appendRule(path, &r); err != nil {
 		return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
 	}
-	e.session = slices.Delete(e.session, i, i+1)
-	if path != e.userFile {
-		if err := e.trust(filepath.Dir(filepath.Dir(path))); err != nil {
-			return Rule{}, fmt.Errorf("save rule %s: trust the folder: %w", id, err)
-		}
-	}
 	f := e.file(path)
 	if f == nil {
-		f = &ruleFile{path: path, source: SourceWorkspace, root: filepath.Dir(filepath.Dir(path))}
-		if path == e.userFile {
+		f = &ruleFile{path: path, source: SourceWorkspace, root: root}
+		if user {
 			f.source, f.root = SourceUser, ""
 		}
 		e.files = append(e.files, f)
 	}
 	err := f.refresh()
+	saved := r
 	if n := len(f.rules); n > 0 {
-		return *f.rules[n-1], err
+		saved = *f.rules[n-1]
 	}
-	return r, err
+	if user {
+		e.session = slices.Delete(e.session, i, i+1)
+		return saved, err
+	}
+	if !before.Trusted && len(before.Allows) > 0 {
+		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows})
+	}
+	if terr := e.trust(root, f.hash); terr != nil {
+		return saved, errors.Join(err, fmt.Errorf("save rule %s: trust the folder: %w", id, terr))
+	}
+	e.session = slices.Delete(e.session, i, i+1)
+	return saved, err
+}
+
+// trustState is TrustState with e.mu held: the file is read now, and a
+// file that is not valid TOML counts as holding allow rules.
+func (e *Engine) trustState(root string) TrustState {
+	root = filepath.Clean(root)
+	st := TrustState{Folder: root, File: WorkspaceFile(root)}
+	data, err := os.ReadFile(st.File)
+	if err != nil {
+		return st
+	}
+	st.Hash = contentHash(data)
+	st.Trusted = e.trusted[root] == st.Hash
+	rules, perr := ParseFile(st.File, string(data), SourceWorkspace)
+	if rules == nil && perr != nil {
+		st.Allows = []Rule{{ID: st.File, Name: "a file agentls cannot read", Decision: agent.VerdictAllow}}
+	}
+	for _, r := range rules {
+		if r.Decision == agent.VerdictAllow {
+			r.Dir = root
+			st.Allows = append(st.Allows, *r)
+		}
+	}
+	return st
 }
 
 func quoteList(ss []string) string {

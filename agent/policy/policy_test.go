@@ -2,8 +2,10 @@ package policy
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,10 +212,7 @@ decision = "allow"
 	if got := e.WithMode(ModeDefault).Check(shell("ls -la", ws)); got.Verdict != agent.VerdictAsk {
 		t.Errorf("workspace allow rule in an untrusted folder: %+v, want ask", got)
 	}
-	write(t, filepath.Join(filepath.Dir(userFile), "trusted-folders"), ws+"\n")
-	if err := e.Load([]string{ws}); err != nil {
-		t.Fatal(err)
-	}
+	trust(t, e, ws)
 	for _, tt := range tests {
 		mode := tt.mode
 		if mode == "" {
@@ -278,9 +277,21 @@ decision = "deny"
 	}
 }
 
+// trust trusts the policy file of ws as it is.
+func trust(t *testing.T, e *Engine, ws string) {
+	t.Helper()
+	st, err := e.TrustState(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Trust(ws, st.Hash); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSave(t *testing.T) {
 	t.Parallel()
-	e, ws := engine(t, "", "# the team's rules\n[[rule]]\ncommandPrefix = \"ls\"\ndecision = \"allow\"")
+	e, ws := engine(t, "", "# the team's rules\n[[rule]]\ncommandPrefix = \"rm\"\ndecision = \"deny\"")
 	r, err := e.AllowAlways([]string{"go test", "tail"}, ws)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +305,7 @@ func TestSave(t *testing.T) {
 		t.Errorf("saved = %+v", saved)
 	}
 	text, _ := os.ReadFile(file)
-	want := "# the team's rules\n[[rule]]\ncommandPrefix = \"ls\"\ndecision = \"allow\"\n\n[[rule]]\nname = \"always allow `go test`, `tail`\"\n" +
+	want := "# the team's rules\n[[rule]]\ncommandPrefix = \"rm\"\ndecision = \"deny\"\n\n[[rule]]\nname = \"always allow `go test`, `tail`\"\n" +
 		"toolName = \"run_shell_command\"\ncommandPrefix = [\"go test\",\"tail\"]\ndecision = \"allow\"\n"
 	if diff := cmp.Diff(want, string(text)); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
@@ -302,7 +313,8 @@ func TestSave(t *testing.T) {
 	if diff := cmp.Diff([]string{file + ":2", file + ":6"}, ids(e.Rules())); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
-	// A new session reads it: saving trusted the folder.
+	// A new session reads it: the file had no allow rules of its own, so
+	// saving trusted it as it is now.
 	e2 := New(e.userFile)
 	if err := e2.Load([]string{ws}); err != nil {
 		t.Fatal(err)
@@ -310,14 +322,90 @@ func TestSave(t *testing.T) {
 	if d := e2.WithMode(ModeDefault).Check(shell("go test ./... | tail -3", ws)); d.Verdict != agent.VerdictAllow {
 		t.Errorf("next session: %+v", d)
 	}
+	// The trust is bound to the content: a pull that adds a rule needs it again.
+	os.WriteFile(file, append(text, "\n[[rule]]\ncommandRegex = \".*\"\ndecision = \"allow\"\n"...), 0o644)
+	e3 := New(e.userFile)
+	e3.Load([]string{ws})
+	for _, line := range []string{"go test ./...", "touch x"} {
+		if d := e3.WithMode(ModeDefault).Check(shell(line, ws)); d.Verdict != agent.VerdictAsk {
+			t.Errorf("after the file changed, %q: %+v, want ask", line, d)
+		}
+	}
+	st, err := e3.TrustState(ws)
+	if err != nil || st.Trusted || len(st.Allows) != 2 {
+		t.Errorf("trust state after the change: %+v, %v; want untrusted with 2 allow rules", st, err)
+	}
+	// Saving saves the trust it had.
+	trust(t, e3, ws)
+	r, _ = e3.AllowAlways([]string{"ls"}, ws)
+	if _, err := e3.Save(r.ID, file); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e3.TrustState(ws); !st.Trusted {
+		t.Errorf("saving to a trusted file lost the trust: %+v", st)
+	}
 	// Saving into a new file creates it.
-	r, _ = e.AllowAlways([]string{"make"}, ws)
+	r, _ = e.AllowAlways([]string{"make test"}, ws)
 	other := filepath.Join(t.TempDir(), "new", ".agentls", "policy.toml")
 	if _, err := e.Save(r.ID, other); err != nil {
 		t.Fatal(err)
 	}
-	if text, _ := os.ReadFile(other); string(text) != "[[rule]]\nname = \"always allow `make`\"\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make\"\ndecision = \"allow\"\n" {
+	if text, _ := os.ReadFile(other); string(text) != "[[rule]]\nname = \"always allow `make test`\"\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make test\"\ndecision = \"allow\"\n" {
 		t.Errorf("new file:\n%s", text)
+	}
+}
+
+// Saving one rule never trusts the allow rules a repository shipped.
+func TestSaveDoesNotTrustTheRepository(t *testing.T) {
+	t.Parallel()
+	e, ws := engine(t, "", "[[rule]]\ncommandRegex = \".*\"\ndecision = \"allow\"\n")
+	r, _ := e.AllowAlways([]string{"go test"}, ws)
+	_, err := e.Save(r.ID, WorkspaceFile(ws))
+	var untrusted *UntrustedError
+	if !errors.As(err, &untrusted) || untrusted.Folder != ws || len(untrusted.Allows) != 1 || untrusted.Allows[0].CommandRegex != ".*" {
+		t.Fatalf("Save: %v, want an UntrustedError naming the repository's rule", err)
+	}
+	p := e.WithMode(ModeDefault)
+	if d := p.Check(shell("touch x", ws)); d.Verdict != agent.VerdictAsk {
+		t.Errorf("the repository's .* rule: %+v, want ask", d)
+	}
+	if d := p.Check(shell("go test ./...", ws)); d.Verdict != agent.VerdictAllow || d.Rule != "always allow `go test`" {
+		t.Errorf("the user's rule in this session: %+v", d)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(e.userFile), "trusted-folders")); err == nil {
+		t.Error("the folder was trusted")
+	}
+	// Trust needs the content the user saw.
+	st, _ := e.TrustState(ws)
+	os.WriteFile(WorkspaceFile(ws), []byte("[[rule]]\ncommandPrefix = \"rm\"\ndecision = \"allow\"\n"), 0o644)
+	if err := e.Trust(ws, st.Hash); !errors.Is(err, ErrChanged) {
+		t.Errorf("Trust after a change: %v, want ErrChanged", err)
+	}
+}
+
+// "Save to workspace" does not follow a .agentls link out of the workspace.
+func TestSaveThroughSymlink(t *testing.T) {
+	t.Parallel()
+	for _, link := range []string{".agentls", ".agentls/policy.toml"} {
+		e, ws := engine(t, "", "")
+		outside := t.TempDir()
+		victim := filepath.Join(outside, "policy.toml")
+		os.WriteFile(victim, []byte("# not the workspace's\n"), 0o644)
+		target := outside
+		if link != ".agentls" {
+			os.MkdirAll(filepath.Join(ws, ".agentls"), 0o755)
+			target = victim
+		}
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := e.AllowAlways([]string{"go test"}, ws)
+		if _, err := e.Save(r.ID, WorkspaceFile(ws)); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("%s: Save = %v, want a refusal", link, err)
+		}
+		if text, _ := os.ReadFile(victim); string(text) != "# not the workspace's\n" {
+			t.Errorf("%s: the file outside changed:\n%s", link, text)
+		}
 	}
 }
 

@@ -159,8 +159,9 @@ var strictness = map[agent.Verdict]int{agent.VerdictAllow: 1, agent.VerdictAsk: 
 func (r *Rule) commandRule() bool { return r.CommandPrefix != nil || r.cmdRe != nil }
 
 // matches reports whether r applies to call c in mode m. args returns
-// c.Args as stable JSON, computed once per call and only if a rule needs it.
-func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string) bool {
+// c.Args as stable JSON and cmd the parsed command, each computed once per
+// call and only if a rule needs it.
+func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func() Command) bool {
 	if len(r.Modes) > 0 && !slices.Contains(r.Modes, m) {
 		return false
 	}
@@ -186,22 +187,26 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string) bool {
 	if c.Approval == nil || strings.TrimSpace(c.Approval.Command) == "" {
 		return false
 	}
-	cmd := ParseCommand(c.Approval.Command)
+	line := cmd()
 	if r.Decision == agent.VerdictAllow {
 		// Trusted only when the rule sees every command the line runs.
-		if cmd.Substitution || cmd.Redirection && !r.AllowRedirection || len(cmd.Parts) == 0 {
+		if line.Complex != "" || line.Redirection && !r.AllowRedirection || len(line.Calls) == 0 {
 			return false
 		}
-		return !slices.ContainsFunc(cmd.Parts, func(p string) bool { return !r.commandMatches(p) })
+		return !slices.ContainsFunc(line.Calls, func(call Call) bool { return !r.commandMatches(call) })
 	}
-	return slices.ContainsFunc(cmd.Parts, func(p string) bool { return r.commandMatches(p) || r.commandMatches(bare(p)) })
+	// Deny and ask rules match what would run, wherever it is in the line.
+	return slices.ContainsFunc(line.Calls, r.commandMatches) || slices.ContainsFunc(line.Runs, r.commandMatches)
 }
 
-func (r *Rule) commandMatches(part string) bool {
+// commandMatches reports whether a simple command matches r's command
+// condition: a prefix of its words (or of its key, see [key]), or r's
+// regular expression from the start of its text.
+func (r *Rule) commandMatches(call Call) bool {
 	if r.cmdRe != nil {
-		return r.cmdRe.MatchString(part)
+		return r.cmdRe.MatchString(call.String())
 	}
-	return slices.ContainsFunc(r.CommandPrefix, func(p string) bool { return hasPrefix(part, p) })
+	return slices.ContainsFunc(r.CommandPrefix, func(p string) bool { return prefixMatches(call, p) })
 }
 
 // matchesPath reports whether the path rule r applies to tool using the

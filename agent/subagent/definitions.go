@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -148,23 +149,67 @@ func Merge(sets ...[]agent.Definition) []agent.Definition {
 	return out
 }
 
+// ToolNames are the names of the built-in tools (agent/tools) and of
+// complete_task: no custom agent may take one, or it would hide the tool.
+var ToolNames = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos",
+	"replace", "write_file", "run_shell_command", agent.CompleteTaskName}
+
+// WorkspaceTools are the tools a workspace's agent may have: a repository
+// can be anyone's, so its agents read and plan, and no more. An agent that
+// needs to edit or run commands belongs in the user's own agents folder.
+var WorkspaceTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos"}
+
 // Load returns the agents a run may start from a workspace folder:
 // codebase_investigator, then the user's custom agents (userDir/agents/*.md,
-// when userDir is not ""), then the folder's (root/.agentls/agents/*.md),
-// later ones replacing earlier ones of the same name. Bad files are
-// reported and left out.
+// when userDir is not ""), which may replace it, then the folder's
+// (root/.agentls/agents/*.md). A repository cannot redefine the house: an
+// agent named like a built-in tool (or "main") is left out, a workspace's
+// agent named like the built-in or a user's agent too, and a workspace's
+// agent has at most [WorkspaceTools]. Bad files and what was left out are
+// reported.
 func Load(userDir, root string) ([]agent.Definition, []error) {
-	sets := [][]agent.Definition{{Investigator()}}
 	var errs []error
-	var dirs []string
+	reserved := func(d agent.Definition, file string) bool {
+		if d.Name == "main" || slices.Contains(ToolNames, d.Name) {
+			errs = append(errs, fmt.Errorf("%s: agent %s left out: the name is a built-in tool's", file, d.Name))
+			return true
+		}
+		return false
+	}
+	defs := []agent.Definition{Investigator()}
 	if userDir != "" {
-		dirs = append(dirs, filepath.Join(userDir, "agents"))
-	}
-	dirs = append(dirs, filepath.Join(root, ".agentls", "agents"))
-	for _, dir := range dirs {
-		defs, e := LoadDir(dir)
+		user, e := LoadDir(filepath.Join(userDir, "agents"))
 		errs = append(errs, e...)
-		sets = append(sets, defs)
+		for _, d := range user {
+			if !reserved(d, filepath.Join(userDir, "agents")) {
+				defs = Merge(defs, []agent.Definition{d})
+			}
+		}
 	}
-	return Merge(sets...), errs
+	dir := filepath.Join(root, ".agentls", "agents")
+	ws, e := LoadDir(dir)
+	errs = append(errs, e...)
+	for _, d := range ws {
+		if reserved(d, dir) {
+			continue
+		}
+		if slices.ContainsFunc(defs, func(o agent.Definition) bool { return o.Name == d.Name }) {
+			errs = append(errs, fmt.Errorf("%s: agent %s left out: a workspace's agent cannot replace the built-in or your own agent of that name", dir, d.Name))
+			continue
+		}
+		var dropped []string
+		d.Tools = slices.DeleteFunc(slices.Clone(d.Tools), func(t string) bool {
+			if slices.Contains(WorkspaceTools, t) {
+				return false
+			}
+			dropped = append(dropped, t)
+			return true
+		})
+		if len(dropped) > 0 {
+			errs = append(errs, fmt.Errorf("%s: agent %s runs without %s: a workspace's agents only read (move it to your own agents folder to give it more)",
+				dir, d.Name, strings.Join(dropped, ", ")))
+		}
+		defs = append(defs, d)
+	}
+	return defs, errs
 }

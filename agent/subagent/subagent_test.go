@@ -3,6 +3,7 @@ package subagent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/agent/subagent"
+	"github.com/agentls/agentls/agent/tools"
 )
 
 func fake(t *testing.T, turns ...geminitest.Turn) (*geminitest.Server, agent.Model) {
@@ -253,10 +255,70 @@ func TestLoadMergesUserAndWorkspaceAgents(t *testing.T) {
 	for _, d := range defs {
 		got = append(got, d.Name+": "+d.Description)
 	}
-	if diff := cmp.Diff([]string{"codebase_investigator: " + subagent.Investigator().Description, "reviewer: The project's."}, got); diff != "" {
+	if diff := cmp.Diff([]string{"codebase_investigator: " + subagent.Investigator().Description, "reviewer: The user's."}, got); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)
 	}
-	if len(errs) != 1 {
-		t.Errorf("errors = %v, want the bad file", errs)
+	if len(errs) != 2 || !strings.Contains(errs[0].Error()+errs[1].Error(), "agent reviewer left out") {
+		t.Errorf("errors = %v, want the bad file and the workspace's reviewer", errs)
 	}
+}
+
+// A repository cannot redefine the house: its agents cannot take a
+// built-in tool's or agent's name, nor the user's agents' names, and have
+// read-only tools at most.
+func TestWorkspaceAgentsCannotRedefineTheHouse(t *testing.T) {
+	t.Parallel()
+	user, root := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(user, "agents"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".agentls", "agents"), 0o755)
+	agentFile := func(dir, name, tools string) {
+		os.WriteFile(filepath.Join(dir, name+".md"), []byte("---\nname: "+name+"\ndescription: D.\ntools: ["+tools+"]\n---\nP.\n"), 0o644)
+	}
+	ws := filepath.Join(root, ".agentls", "agents")
+	agentFile(filepath.Join(user, "agents"), "mine", "read_file, run_shell_command")
+	agentFile(filepath.Join(user, "agents"), "write_file", "read_file")
+	for _, name := range []string{"read_file", "run_shell_command", "complete_task", "main", "codebase_investigator", "mine"} {
+		agentFile(ws, name, "read_file, write_file, run_shell_command")
+	}
+	agentFile(ws, "helper", "read_file, grep_search, replace, write_file, run_shell_command")
+	defs, errs := subagent.Load(user, root)
+	var got []string
+	for _, d := range defs {
+		got = append(got, d.Name+": "+strings.Join(d.Tools, ","))
+	}
+	want := []string{"codebase_investigator: list_directory,glob,grep_search,read_file", "mine: read_file,run_shell_command", "helper: read_file,grep_search"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+	all := fmt.Sprint(errs)
+	for _, part := range []string{"agent write_file left out: the name is a built-in tool's", "agent read_file left out", "agent main left out",
+		"agent codebase_investigator left out: a workspace's agent cannot replace", "agent mine left out", "agent helper runs without replace, write_file, run_shell_command"} {
+		if !strings.Contains(all, part) {
+			t.Errorf("errors lack %q: %v", part, errs)
+		}
+	}
+}
+
+// ToolNames and WorkspaceTools name the built-in tools as they are.
+func TestToolNames(t *testing.T) {
+	t.Parallel()
+	var names, readOnly []string
+	for _, tool := range tools.Builtin(tools.Env{Proposer: nopProposer{}}) {
+		names = append(names, tool.Declaration().Name)
+	}
+	for _, tool := range tools.Builtin(tools.Env{}) {
+		readOnly = append(readOnly, tool.Declaration().Name)
+	}
+	if diff := cmp.Diff(append(names, agent.CompleteTaskName), subagent.ToolNames); diff != "" {
+		t.Errorf("ToolNames (-built-in +listed):\n%s", diff)
+	}
+	if diff := cmp.Diff(readOnly, subagent.WorkspaceTools); diff != "" {
+		t.Errorf("WorkspaceTools (-read-only built-in +listed):\n%s", diff)
+	}
+}
+
+type nopProposer struct{}
+
+func (nopProposer) Propose(context.Context, agent.Change) (agent.Decision, error) {
+	return agent.Decision{}, nil
 }

@@ -260,12 +260,15 @@ func TestAskRuleOnAnEditTool(t *testing.T) {
 // trustedEngine loads the policy files of root, a folder the user trusts.
 func trustedEngine(t *testing.T, root string) *policy.Engine {
 	t.Helper()
-	user := t.TempDir()
-	if err := os.WriteFile(filepath.Join(user, "trusted-folders"), []byte(root+"\n"), 0o600); err != nil {
-		t.Fatal(err)
+	eng := policy.New(filepath.Join(t.TempDir(), "policy.toml"))
+	st, err := eng.TrustState(root)
+	if err == nil {
+		err = eng.Trust(root, st.Hash)
 	}
-	eng := policy.New(filepath.Join(user, "policy.toml"))
-	if err := eng.Load([]string{root}); err != nil {
+	if err == nil {
+		err = eng.Load([]string{root})
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	return eng

@@ -43,7 +43,9 @@ func runShellCommand(st *state) agent.Tool {
 		if err != nil {
 			return agent.Errorf("%v", err), nil
 		}
-		return st.runShell(ctx, a.Command, dir)
+		unsaved := st.unsaved()
+		res, err := st.runShell(ctx, a.Command, dir)
+		return withUnsaved(res, unsaved), err
 	}), st}
 }
 
@@ -104,24 +106,25 @@ func (st *state) shellDir(a shellArgs) (string, error) {
 // left to the approval.
 func (st *state) staysInside(command, dir string) error {
 	cwd := dir
-	for _, part := range policy.ParseCommand(command).Parts {
-		words := strings.Fields(part)
-		if words[0] != "cd" && words[0] != "pushd" {
+	for _, call := range policy.ParseCommand(command).Runs {
+		words := call.Words
+		if words[0].Text != "cd" && words[0].Text != "pushd" {
 			continue
 		}
-		words = slices.DeleteFunc(words[1:], func(w string) bool { return strings.HasPrefix(w, "-") && w != "-" })
-		target := "~"
+		words = slices.DeleteFunc(words[1:], func(w policy.Word) bool { return strings.HasPrefix(w.Text, "-") && w.Text != "-" })
+		target := policy.Word{Text: "~"}
 		if len(words) > 0 {
-			target = strings.Trim(words[0], `'"`)
+			target = words[0]
 		}
-		if target == "-" || strings.ContainsAny(target, "$`*?") {
+		if target.Text == "-" || !target.Static && !strings.HasPrefix(target.Text, "~") {
 			continue
 		}
+		part := call.String()
 		outside := fmt.Errorf("`%s` leaves the workspace; commands run inside it (use dir_path for another folder of the workspace)", part)
-		if strings.HasPrefix(target, "~") {
-			return outside
+		if !target.Static {
+			return outside // ~: the home folder
 		}
-		p := target
+		p := target.Text
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
 		}

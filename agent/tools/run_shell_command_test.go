@@ -94,7 +94,7 @@ func TestRunShellCommand(t *testing.T) {
 	}, {
 		name: "cd to an absolute folder outside",
 		call: shellCall("pushd /etc >/dev/null && cat passwd"),
-		want: toolErr("`pushd /etc >/dev/null` leaves the workspace; commands run inside it (use dir_path for another folder of the workspace)"),
+		want: toolErr("`pushd /etc` leaves the workspace; commands run inside it (use dir_path for another folder of the workspace)"),
 	}, {
 		name: "bad arguments",
 		call: call("run_shell_command", map[string]any{"command": 3}),

@@ -39,6 +39,9 @@ type Env struct {
 	// Secrets are values shell commands must never see, such as the model's
 	// API key: variables holding them are taken out of the environment.
 	Secrets []string
+	// Unsaved names the files the editor holds with changes not on disk,
+	// which a shell command will not see; nil: none (no editor).
+	Unsaved func() []string
 	// Diagnostics returns the problems the editor shows, by resolved path:
 	// those of the file at abs, or with abs "", of every file that has some.
 	// nil: get_diagnostics is not offered.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/edits"
 )
 
 // termApprover asks on the terminal before a risky action (a shell
@@ -31,22 +32,34 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	if ap.Kind == agent.ApprovalLoop {
 		return t.keepGoing(ctx, ap)
 	}
-	what := "use " + ap.Tool
+	what, lines, hidden := "use "+ap.Tool, []string(nil), false
 	if ap.Command != "" {
-		what = fmt.Sprintf("run `%s` in %s", firstLine(ap.Command), ap.Dir)
+		cmd, h := edits.Visible(strings.TrimRight(ap.Command, "\n"))
+		lines, hidden = strings.Split(cmd, "\n"), h
+		what = fmt.Sprintf("run `%s` in %s", lines[0], visible(ap.Dir))
+		if len(lines) > 1 {
+			what = fmt.Sprintf("run this command of %d lines in %s", len(lines), visible(ap.Dir))
+		}
 	}
 	if t.yes {
-		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes applies edits; commands need a rule in .agentls/policy.toml or an answer on the terminal)"))
+		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands an allow rule names: add one to your own policy file, "+
+			"or to "+relPolicyFile+", which has no effect until you trust the folder with agentls trust)"))
 		return false, nil
 	}
 	prefixes := policy.Prefixes(ap.Command)
 	q := strings.ToUpper(what[:1]) + what[1:] + "?"
+	if len(lines) > 1 {
+		q += "\n    " + strings.Join(lines, "\n    ") + "\n"
+	}
+	if hidden {
+		q += t.p.paint(red, " Warning: the command holds control or invisible characters, shown escaped.") + "\n"
+	}
 	if ap.Description != "" {
-		q += " (" + ap.Description + ")"
+		q += " (" + visible(ap.Description) + ")"
 	}
 	always := "a = always allow this"
 	if len(prefixes) > 0 {
-		always = "a = always allow " + strings.Join(prefixes, ", ")
+		always = "a = always allow " + visible(strings.Join(prefixes, ", "))
 	}
 	q += " [y/n/a/d/q] "
 	help := "y = allow it once, n = deny it, " + always + " for this session, d = show the command in full, q = stop the run"
@@ -94,13 +107,16 @@ func (t *termApprover) keepGoing(ctx context.Context, ap agent.Approval) (bool, 
 func (t *termApprover) details(ap agent.Approval, prefixes []string) {
 	t.p.line("  tool:    %s", ap.Tool)
 	if ap.Command != "" {
-		t.p.line("  command: %s", strings.ReplaceAll(ap.Command, "\n", "\n           "))
-		t.p.line("  folder:  %s", ap.Dir)
+		cmd, _ := edits.Visible(ap.Command)
+		t.p.line("  command: %s", strings.ReplaceAll(cmd, "\n", "\n           "))
+		t.p.line("  folder:  %s", visible(ap.Dir))
 	}
 	if ap.Description != "" {
-		t.p.line("  why:     %s", ap.Description)
+		t.p.line("  why:     %s", visible(ap.Description))
 	}
 	if len(prefixes) > 0 {
-		t.p.line("  always:  allows commands starting with %s in %s for this session", strings.Join(prefixes, ", "), t.root)
+		t.p.line("  always:  allows commands starting with %s in %s for this session", visible(strings.Join(prefixes, ", ")), t.root)
+	} else if c := policy.ParseCommand(ap.Command); ap.Command != "" && c.Complex != "" {
+		t.p.line("  always:  not offered: %s", visible(c.Complex))
 	}
 }

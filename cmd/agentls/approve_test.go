@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/policy"
 )
 
 func touchTurns() []geminitest.Turn {
@@ -37,7 +38,7 @@ func TestRunApprovesCommands(t *testing.T) {
 		{name: "always", stdin: "a\n", made: []bool{true, true}, asked: 1},
 		{name: "details, then yes", stdin: "d\ny\nn\n", made: []bool{true, false}, asked: 3, says: "  command: touch a.txt"},
 		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow touch for this session"},
-		{name: "quit", stdin: "q\n", made: []bool{false, false}, asked: 1, code: 3, says: "✗ Stopped: aborted"},
+		{name: "quit", stdin: "q\n", made: []bool{false, false}, asked: 1, code: 3, says: "✗ Cancelled"},
 		{name: "no answer", stdin: "", made: []bool{false, false}, asked: 2},
 		{name: "--yes runs no command", args: []string{"--yes"}, made: []bool{false, false},
 			says: "✗ Denied: run `touch a.txt` in "},
@@ -53,10 +54,13 @@ func TestRunApprovesCommands(t *testing.T) {
 				// A workspace's rules count once the user trusts the folder.
 				config := t.TempDir()
 				env["XDG_CONFIG_HOME"] = config
-				os.MkdirAll(filepath.Join(config, "agentls"), 0o700)
-				os.WriteFile(filepath.Join(config, "agentls", "trusted-folders"), []byte(dir+"\n"), 0o600)
 				os.MkdirAll(filepath.Join(dir, ".agentls"), 0o755)
 				os.WriteFile(filepath.Join(dir, ".agentls", "policy.toml"), []byte("[[rule]]\ncommandPrefix = \""+tt.ruleFor+"\"\ndecision = \"allow\"\n"), 0o644)
+				eng := policy.New(filepath.Join(config, "agentls", "policy.toml"))
+				st, _ := eng.TrustState(dir)
+				if err := eng.Trust(dir, st.Hash); err != nil {
+					t.Fatal(err)
+				}
 			}
 			args := append([]string{"run", "--workspace", dir}, tt.args...)
 			code, out, errOut := agentls(t, env, tt.stdin, append(args, "make files")...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -14,6 +15,7 @@ import (
 // that no answer is lost and no two reads race.
 type lines struct {
 	r       *bufio.Reader
+	tty     *os.File        // the input, when it is a terminal
 	echo    bool            // show answers: the input is no terminal, which would echo them
 	pending chan readResult // the read in flight, nil when none
 }
@@ -23,7 +25,34 @@ type readResult struct {
 	err error
 }
 
-func newLines(r io.Reader) *lines { return &lines{r: bufio.NewReader(r), echo: !isTerminal(r)} }
+func newLines(r io.Reader) *lines {
+	l := &lines{r: bufio.NewReader(r), echo: !isTerminal(r)}
+	if !l.echo {
+		l.tty = r.(*os.File)
+	}
+	return l
+}
+
+// discard drops what was typed on a terminal before a question was shown:
+// a key pressed ahead must not answer a question its typist never saw.
+// Answers piped in (no terminal) are kept: they are written for the
+// questions.
+func (l *lines) discard() {
+	if l.tty == nil {
+		return
+	}
+	if l.pending != nil {
+		select {
+		case <-l.pending: // a line read while no question was shown
+			l.pending = nil
+		default:
+		}
+	}
+	if l.pending == nil {
+		l.r.Discard(l.r.Buffered())
+	}
+	flushInput(l.tty)
+}
 
 // next returns the next line, trimmed and lower case, or the reader's
 // error, or ctx's. Calls must not overlap (the printer's lock orders them).
@@ -72,6 +101,7 @@ func (p *printer) ask(ctx context.Context, in *lines, q, help string, detail fun
 			fmt.Fprintln(p.w)
 			p.inText = false
 		}
+		in.discard()
 		fmt.Fprint(p.w, q)
 		s, err := in.next(ctx)
 		if err != nil {

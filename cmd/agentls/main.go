@@ -9,6 +9,7 @@
 //	agentls replay [flags] TRACE    run a recorded run again, offline
 //	agentls runs [flags]            list recent runs
 //	agentls trace show TRACE        summarize one run
+//	agentls trust [--workspace DIR] trust a workspace's policy file
 //	agentls version                 print the version
 package main
 
@@ -18,12 +19,46 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…"; else
+// the module's build information tells it (see versionString).
 var version = "devel"
+
+// versionString is agentls's version: the one set at build time, else the
+// module version go install recorded, with the commit a build from a
+// checkout was made of.
+func versionString() string {
+	bi, ok := debug.ReadBuildInfo()
+	if version != "devel" || !ok {
+		return version
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " (commit " + rev + modified + ")"
+	}
+	return v + " " + bi.GoVersion
+}
 
 func main() {
 	environ := os.Environ()
@@ -69,8 +104,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runsCmd(args[1:], stdout, stderr, e)
 	case "trace":
 		return traceCmd(args[1:], stdout, stderr, e)
+	case "trust":
+		return trustCmd(args[1:], stdin, stdout, stderr, e)
 	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "agentls %s\n", version)
+		fmt.Fprintf(stdout, "agentls %s\n", versionString())
 		return 0
 	case "help", "-h", "--help":
 		usage(stdout)
@@ -89,6 +126,7 @@ func usage(w io.Writer) {
   agentls replay [flags] TRACE      run a recorded run again: no model call, no command
   agentls runs [flags]              list recent runs
   agentls trace show TRACE|RUNID    summarize one run
+  agentls trust [--workspace DIR]   show a workspace policy file's allow rules and trust it
   agentls version                   print the version
 `)
 }

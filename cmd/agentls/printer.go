@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,15 +9,17 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
 )
 
 // printer shows a run's events on a terminal. Events come from the run's
 // goroutine, questions from tool goroutines, spinner frames from the
 // spinner's: all of them write under mu.
 type printer struct {
-	w      io.Writer
-	color  bool
-	replay bool // the run is a replay: shell results are recorded ones
+	w        io.Writer
+	color    bool
+	replay   bool // the run is a replay: shell results are recorded ones
+	maxTurns int  // the run's turn limit, to tell it from the time limit; 0: unknown
 
 	mu       sync.Mutex
 	subject  string // the last thought subject shown
@@ -24,6 +27,7 @@ type printer struct {
 	status   string // what the spinner says the run is doing
 	spinning bool   // a spinner frame is on the screen
 	frame    int
+	final    bool // the run is in its final warning turn, after a limit
 }
 
 func newPrinter(w io.Writer, color bool) *printer { return &printer{w: w, color: color} }
@@ -77,19 +81,21 @@ func (p *printer) show(ev agent.Event, indent string) {
 	case agent.EventTurnStart:
 		if indent == "" {
 			p.status = "Thinking"
+			p.final = p.final || ev.Text == "final warning"
 		}
 	case agent.EventThought:
 		if ev.Subject != "" && ev.Subject != p.subject {
 			p.subject = ev.Subject
-			p.status = ev.Subject
-			p.line("%s%s", indent, p.paint(dim, "· "+ev.Subject))
+			p.status = visible(ev.Subject)
+			p.line("%s%s", indent, p.paint(dim, "· "+visible(ev.Subject)))
 		}
 	case agent.EventText:
 		if indent != "" {
 			return // a subagent's answer reaches its parent as the tool's result
 		}
 		p.clearSpinner()
-		fmt.Fprint(p.w, ev.Text)
+		text, _ := edits.Visible(ev.Text)
+		fmt.Fprint(p.w, text)
 		p.inText = !strings.HasSuffix(ev.Text, "\n")
 	case agent.EventToolCall:
 		if ev.Call.Name == agent.CompleteTaskName {
@@ -99,31 +105,37 @@ func (p *printer) show(ev agent.Event, indent string) {
 		if what == "" {
 			what = ev.Call.Name + " " + string(ev.Call.Args)
 		}
+		what = visible(what)
 		p.status = what
 		p.line("%s%s %s", indent, p.paint(cyan, "→"), what)
 	case agent.EventToolResult:
+		note := ""
+		if p.replay && ev.Call.Name == "run_shell_command" {
+			note = " (recorded; not run)"
+		}
 		switch {
 		case ev.Call.Name == agent.CompleteTaskName:
+		case ev.Result.IsError && ev.Result.Output == context.Canceled.Error():
+			p.line("%s  %s", indent, p.paint(red, "✗ cancelled"))
 		case ev.Result.IsError:
-			p.line("%s  %s", indent, p.paint(red, "✗ "+firstLine(ev.Result.Output)))
+			p.line("%s  %s", indent, p.paint(red, "✗ "+visible(firstLine(ev.Result.Output))))
+		case ev.Call.Name == "run_shell_command" && commandFailed(ev.Result.Output):
+			p.line("%s  %s", indent, p.paint(red, "✗ "+visible(ev.Result.Display)+note))
+			p.output(indent+"    ", ev.Result.Output)
 		case ev.Result.Display != "":
-			note := ""
-			if p.replay && ev.Call.Name == "run_shell_command" {
-				note = " (recorded; not run)"
-			}
-			p.line("%s  %s", indent, p.paint(dim, "✓ "+ev.Result.Display+note))
+			p.line("%s  %s", indent, p.paint(dim, "✓ "+visible(ev.Result.Display)+note))
 		}
 	case agent.EventApprovalDecided:
 		if p.replay && ev.Approval.Allowed != nil {
 			p.line("%s  %s: %s", indent, action(*ev.Approval), map[bool]string{true: "allowed", false: "denied"}[*ev.Approval.Allowed]+" (as recorded)")
 		}
 	case agent.EventEditProposed:
-		p.line("%sProposed change to %s (+%d −%d):", indent, ev.Edit.Name, ev.Edit.Added, ev.Edit.Deleted)
+		p.line("%sProposed change to %s (+%d −%d):", indent, visible(ev.Edit.Name), ev.Edit.Added, ev.Edit.Deleted)
 		p.diff(ev.Edit.Diff, maxDiffLines)
 	case agent.EventEditDecided:
-		p.line("%s  change to %s: %s", indent, ev.Edit.Name, ev.Edit.Outcome)
+		p.line("%s  change to %s: %s", indent, visible(ev.Edit.Name), ev.Edit.Outcome)
 	case agent.EventSubagentStart:
-		p.line("%s%s %s", indent, p.paint(cyan, "┌─ "+ev.Subagent.Agent+":"), shorten(ev.Subagent.Task, 70))
+		p.line("%s%s %s", indent, p.paint(cyan, "┌─ "+ev.Subagent.Agent+":"), visible(shorten(ev.Subagent.Task, 70)))
 	case agent.EventSubagentActivity:
 		if ev.Inner != nil {
 			p.show(*ev.Inner, indent+p.paint(cyan, "│ "))
@@ -132,7 +144,7 @@ func (p *printer) show(ev agent.Event, indent string) {
 		end := ev.Subagent.End
 		msg := fmt.Sprintf("%s (%d turns)", end.Reason, end.Turns)
 		if end.Reason != agent.StopGoal && end.Error != "" {
-			msg += ": " + end.Error
+			msg += ": " + visible(end.Error)
 		}
 		p.line("%s%s %s", indent, p.paint(cyan, "└─ "+ev.Subagent.Agent+":"), msg)
 	case agent.EventModelRouted:
@@ -142,17 +154,23 @@ func (p *printer) show(ev agent.Event, indent string) {
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· history compressed (%s): %d → %d tokens", c.Method, c.Before, c.After)))
 	case agent.EventRetry:
 		r := ev.Retry
-		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· %s: %s", r.Summary(), firstLine(r.Error))))
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· %s: %s", r.Summary(), visible(firstLine(r.Error)))))
 	case agent.EventRunEnd:
 		if indent != "" {
 			return
 		}
 		p.status = ""
 		p.line("")
-		if ev.End.Reason == agent.StopGoal {
-			p.line("%s\n%s", p.paint(bold+green, "✓ Done"), ev.End.Result)
-		} else {
-			p.line("%s %s", p.paint(bold+red, "✗ Stopped: "+string(ev.End.Reason)), ev.End.Error)
+		result, _ := edits.Visible(ev.End.Result)
+		switch {
+		case ev.End.Reason == agent.StopGoal && p.final:
+			p.line("%s\n%s", p.paint(bold+green, "✓ Done in a final turn, "+p.limit(ev.End.Turns)+": the answer may leave work undone"), result)
+		case ev.End.Reason == agent.StopGoal:
+			p.line("%s\n%s", p.paint(bold+green, "✓ Done"), result)
+		case ev.End.Reason == agent.StopAborted:
+			p.line("%s", p.paint(bold+red, "✗ Cancelled: the run was stopped before it finished"))
+		default:
+			p.line("%s %s", p.paint(bold+red, "✗ Stopped: "+string(ev.End.Reason)), visible(ev.End.Error))
 		}
 		if ev.Usage != nil {
 			p.line("%s", p.paint(dim, fmt.Sprintf("%d turns, tokens: %d prompt, %d output, %d thoughts",
@@ -181,7 +199,7 @@ func (p *printer) diff(d string, max int) {
 		case strings.HasPrefix(l, "@@"):
 			style = cyan
 		}
-		l = strings.TrimSuffix(l, "\n")
+		l, _ = edits.Visible(strings.TrimSuffix(l, "\n"))
 		if style != "" {
 			l = p.paint(style, l)
 		}
@@ -192,12 +210,57 @@ func (p *printer) diff(d string, max int) {
 // action names an approval's action for the user.
 func action(ap agent.Approval) string {
 	if ap.Command != "" {
-		return fmt.Sprintf("`%s` in %s", ap.Command, ap.Dir)
+		return visible(fmt.Sprintf("`%s` in %s", ap.Command, ap.Dir))
 	}
 	if ap.Description != "" {
-		return ap.Description
+		return visible(ap.Description)
 	}
 	return ap.Tool
+}
+
+// visible is s on one line, with what could change the screen unseen
+// escaped (edits.VisibleLine): model text never moves the cursor, clears a
+// line or turns text around.
+func visible(s string) string {
+	shown, _ := edits.VisibleLine(s)
+	return shown
+}
+
+// limit says why a run that took turns turns had a final warning turn.
+func (p *printer) limit(turns int) string {
+	if p.maxTurns > 0 && turns > p.maxTurns {
+		return fmt.Sprintf("after the run reached its limit of %d turns", p.maxTurns)
+	}
+	return "after the run stopped early (its time limit, or a turn that called no tool)"
+}
+
+// maxOutputLines is how much of a failed command's output is shown.
+const maxOutputLines = 20
+
+// commandFailed reports whether a run_shell_command result tells of a
+// command that did not succeed: a non-zero exit code or a signal.
+func commandFailed(output string) bool {
+	first := firstLine(output)
+	return strings.HasPrefix(first, "Exit code: ") && first != "Exit code: 0" ||
+		strings.HasPrefix(first, "The command was killed")
+}
+
+// output shows the last lines of a command's output, as the tool reported
+// it ("Output:" and what follows), indented; p.mu is held.
+func (p *printer) output(indent, result string) {
+	_, out, ok := strings.Cut(result, "Output:")
+	out = strings.Trim(out, "\n ")
+	if !ok || out == "" || out == "(none)" {
+		return
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > maxOutputLines {
+		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("… %d lines before", len(lines)-maxOutputLines)))
+		lines = lines[len(lines)-maxOutputLines:]
+	}
+	for _, l := range lines {
+		p.line("%s%s", indent, visible(l))
+	}
 }
 
 func firstLine(s string) string {

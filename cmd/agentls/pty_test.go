@@ -131,7 +131,7 @@ func TestTerminalPrompts(t *testing.T) {
 	term.expect("command: touch ran.txt")
 	term.expect("[y/n/a/d/q] ")
 	term.answer("q")
-	term.expect("✗ Stopped: aborted")
+	term.expect("✗ Cancelled")
 	if code := term.exit(); code != 3 {
 		t.Errorf("exit %d, want 3 (aborted)\n%s", code, term.stderr.String())
 	}
@@ -163,5 +163,26 @@ func TestTerminalAlways(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err != nil {
 		t.Errorf("the allowed command did not run: %v", err)
+	}
+}
+
+// A line typed before a question was shown does not answer it: "a\ny"
+// answers the change with a, and the y typed ahead of the command's question
+// is discarded; the question waits for its own answer.
+func TestTerminalDiscardsTypeAhead(t *testing.T) {
+	t.Parallel()
+	dir := copyExample(t)
+	srv := geminitest.NewServer(t, demoTurnsWith("touch ran.txt")...)
+	term := startTerminal(t, fakeEnv(srv), "run", "--workspace", dir, examplePrompt)
+	term.expect("Apply the change to main.go? [y/n/a/d/q] ")
+	term.answer("a\ny")
+	term.expect("Run `touch ran.txt` in " + dir + "? (check no Hello is left) [y/n/a/d/q] ")
+	term.answer("n")
+	term.expect("✓ Done")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d\n%s", code, term.stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
+		t.Error("a line typed ahead allowed the command")
 	}
 }

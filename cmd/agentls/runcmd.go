@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
 )
@@ -31,10 +34,15 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	scratch := fs.Bool("scratch", false, "work on a temporary copy of the workspace, never on the original")
 	replay := fs.String("replay", "", "the same as agentls replay FILE (--scratch: --apply)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: agentls run [flags] \"PROMPT\"\n")
+		fmt.Fprintf(fs.Output(), "usage: agentls run [flags] \"PROMPT\" [flags]\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	words, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if *maxTurns < 1 {
+		fmt.Fprintf(stderr, "agentls: --max-turns must be 1 or more, not %d\n", *maxTurns)
 		return exitUsage
 	}
 	if *replay != "" {
@@ -53,12 +61,14 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitUsage
 		}
 	}
-	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	prompt := strings.TrimSpace(strings.Join(words, " "))
 	if prompt == "" {
 		fs.Usage()
 		return exitUsage
 	}
+	quietSDKLog()
 	ui := newUI(stdout, stderr, *jsonOut)
+	ui.ask.maxTurns = *maxTurns
 	root := *dir
 	var err error
 	if *scratch {
@@ -72,6 +82,9 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
+	}
+	if note := untrustedNote(b.engine, b.root); note != "" {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, note))
 	}
 	traceDir, err := trace.Dir(e.get)
 	if err != nil && *tracePath == "" {
@@ -104,6 +117,52 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	return exitCode(end.Reason)
 }
+
+// parseFlags parses flags wherever they stand among the words (agentls run
+// "fix it" --yes); "--" ends them. ok false comes with the exit code: 0
+// after -h, which prints the usage on stdout.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (words []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return nil, 0, false
+		}
+		if err != nil {
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(words, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return words, 0, true
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+}
+
+// quietSDKLog keeps the genai SDK's log lines ("Error context canceled"
+// after a Ctrl-C) off the terminal: the run's own events say what happened.
+func quietSDKLog() {
+	log.SetFlags(0)
+	log.SetOutput(io.Discard)
+}
+
+// untrustedNote says that the workspace's policy file has allow rules that
+// are not in force, and how to trust it; "" when there is nothing to say.
+func untrustedNote(eng *policy.Engine, root string) string {
+	st, err := eng.TrustState(root)
+	if err != nil || st.Trusted || len(st.Allows) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s has %d allow rules that are not in force: you have not trusted this folder's policy file as it is (agentls trust shows them and asks).",
+		relPolicyFile, len(st.Allows))
+}
+
+// relPolicyFile is a workspace's policy file, as users write it.
+const relPolicyFile = ".agentls/policy.toml"
 
 // apiKeys are the model's keys: no shell command sees them, no trace holds
 // them.

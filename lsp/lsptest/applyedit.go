@@ -49,6 +49,10 @@ func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams
 		return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}, nil
 	}
 	for _, u := range plan.order {
+		if a.Late {
+			e.applyLate(u, plan.texts[u])
+			continue
+		}
 		e.commit(ctx, u, plan.texts[u], plan.created[u])
 	}
 	if !partial {
@@ -60,6 +64,53 @@ func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams
 		res.Agentls.Files = append(res.Agentls.Files, PartialFile{URI: u, Text: text, RejectedHunks: a.RejectHunks, EditedHunks: sortedKeys(a.EditHunks)})
 	}
 	return res, nil
+}
+
+// applyLate puts text in u's buffer (opened from the disk if need be, as
+// eglot visits a file to edit it) without telling the server yet.
+func (e *Editor) applyLate(u uri.URI, text string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, open := e.docs[u]
+	if !open {
+		d = &doc{}
+		e.docs[u] = d
+	}
+	d.text = text
+	if e.late == nil {
+		e.late = make(map[uri.URI]lateEdit)
+	}
+	e.late[u] = lateEdit{opened: !open && !e.late[u].opened}
+}
+
+// A lateEdit is a buffer a Late edit changed, not told yet; opened: the
+// buffer was opened for it, and the server has not seen it open.
+type lateEdit struct{ opened bool }
+
+// Sync sends the didChange a Late edit held back for u: the buffer's whole
+// text (a version later than the server knows). It reports whether there
+// was one.
+func (e *Editor) Sync(ctx context.Context, u uri.URI) bool {
+	e.mu.Lock()
+	l, ok := e.late[u]
+	delete(e.late, u)
+	var text string
+	if d := e.docs[u]; d != nil {
+		text = d.text
+		if l.opened {
+			d.version = 1
+		}
+	}
+	e.mu.Unlock()
+	switch {
+	case !ok:
+	case l.opened:
+		e.Server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: "go", Version: 1, Text: text}})
+	default:
+		e.Type(ctx, u, text)
+	}
+	return ok
 }
 
 // PartialResult is an ApplyWorkspaceEditResult with the agentls extension

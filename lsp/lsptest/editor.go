@@ -31,9 +31,13 @@ type Answer struct {
 	Reject bool            // reply applied: false
 	Reason string          // failureReason with Reject
 	Error  *jsonrpc2.Error // reply with this error instead (as eglot does)
-	// Stale replies applied: true and changes nothing, as Neovim 0.7 does
-	// with an edit for an older version.
+	// Stale replies applied: true and changes nothing, as Neovim does with
+	// an edit for an older version (or 0.12 with an annotated edit the
+	// user said No to).
 	Stale bool
+	// Late applies the edit to the buffers but tells the server only at
+	// Sync, as Emacs eglot does from its idle timer.
+	Late bool
 	// RejectHunks and EditHunks make a partial decision, as a plugin that
 	// lets the user decide hunk by hunk: the hunks of each document edit
 	// (see Hunks) listed in RejectHunks are left out, those in EditHunks get
@@ -63,12 +67,15 @@ type Editor struct {
 	// ShowMessageRequest answers window/showMessageRequest; nil dismisses
 	// every question (a nil item). See requests.go.
 	ShowMessageRequest func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
+	// ClientInfo is the clientInfo Initialize sends.
+	ClientInfo protocol.ClientInfo
 
 	mu      sync.Mutex
 	changed *sync.Cond // signalled whenever something is recorded
 	caps    protocol.ClientCapabilities
 	docs    map[uri.URI]*doc
-	log     []Message // everything the server sent, in order
+	late    map[uri.URI]lateEdit // buffers of Late edits not told yet
+	log     []Message            // everything the server sent, in order
 	closed  bool
 }
 
@@ -180,7 +187,7 @@ func (e *Editor) InitializeFolders(ctx context.Context, roots []string, caps *pr
 	e.mu.Lock()
 	e.caps = *caps
 	e.mu.Unlock()
-	params := &protocol.InitializeParams{Capabilities: *caps}
+	params := &protocol.InitializeParams{Capabilities: *caps, ClientInfo: e.ClientInfo}
 	var folders []protocol.WorkspaceFolder
 	for _, r := range roots {
 		folders = append(folders, protocol.WorkspaceFolder{URI: workspace.URIFromPath(r), Name: filepath.Base(r)})

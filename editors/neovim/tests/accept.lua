@@ -1,5 +1,5 @@
 -- :AgentRun → progress → inline preview → ga (accept all) → the buffer holds
--- the change, unsaved.
+-- the change, saved.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helper.lua')
 
 H.main(function()
@@ -13,6 +13,7 @@ H.main(function()
   H.result.status_during = agentls.status()
   H.result.preview = H.preview(b)
   H.result.hunks = #p.files[1].hunks
+  H.result.proposal_run = p.run_id == id
   H.result.buffer_during = H.text(b)
   H.keys('ga')
   H.result.pending_after_keys = #require('agentls.proposal').pending
@@ -28,4 +29,5 @@ H.main(function()
   H.result.log_name = vim.api.nvim_buf_get_name(0)
   vim.cmd('checkhealth agentls')
   H.result.health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  H.result.deferred_loaded = package.loaded['agentls.compat.deferred'] ~= nil
 end)

@@ -9,7 +9,9 @@ H.main(function()
     H.wait(10000, function()
       return #runs.order >= n
     end, 'run ' .. n)
-    return H.wait_run_end(runs.order[n])
+    local r = H.wait_run_end(runs.order[n])
+    H.wait_progress_end(r.id)
+    return r
   end
 
   -- A new file, edited and run at once, before the client is ready: the run
@@ -39,4 +41,7 @@ H.main(function()
   local r3 = run_number(3)
   H.result.third = { reason = r3.reason, result = r3.result }
   H.result.clients = #require('agentls.client').all_clients()
+  local shown = vim.tbl_keys(require('agentls.client').shown)
+  table.sort(shown)
+  H.result.shown = shown
 end)

@@ -1,5 +1,5 @@
 -- write_file of a new file: the preview shows it in a new buffer; accepted,
--- the buffer holds the content, unsaved.
+-- the buffer holds the content, saved.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helper.lua')
 
 H.main(function()

@@ -87,6 +87,35 @@ function H.wait_run_end(id)
   return runs.runs[id]
 end
 
+--- The pid of this nvim's child process whose command line holds name.
+function H.child_pid(name)
+  local me = vim.fn.getpid()
+  for _, entry in ipairs(vim.fn.readdir('/proc')) do
+    if entry:match('^%d+$') then
+      local stat = vim.fn.readfile('/proc/' .. entry .. '/stat')[1] or ''
+      local ppid = tonumber(stat:match('^%d+ %b() %S+ (%d+)'))
+      local cmd = table.concat(vim.fn.readfile('/proc/' .. entry .. '/cmdline', 'b'), ' ')
+      if ppid == me and cmd:find(name, 1, true) then
+        return tonumber(entry)
+      end
+    end
+  end
+end
+
+--- Waits for the end of run id's progress: the server's last word on it,
+--- after run_end and the answer shown.
+function H.wait_progress_end(id)
+  local runs = require('agentls.runs')
+  H.wait(15000, function()
+    for _, p in ipairs(runs.progress) do
+      if p.kind == 'end' and p.token == 'agentls/' .. id then
+        return true
+      end
+    end
+    return false
+  end, 'the progress end of ' .. tostring(id))
+end
+
 --- Presses keys as a user would (mappings apply).
 function H.keys(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'mx', false)

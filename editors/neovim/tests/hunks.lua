@@ -1,9 +1,10 @@
 -- Two hunks far apart: reject the second with gx, accept the first with gh
--- (cursor on each hunk) → only the first is applied.
+-- (cursor on each hunk) → only the first is applied, and (save_on_accept
+-- off) not saved.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helper.lua')
 
 H.main(function()
-  H.setup()
+  H.setup({ save_on_accept = false })
   local b = H.open('main.go')
   vim.cmd('AgentRun rename Hello to Greet')
   local id = H.wait_run()
@@ -22,4 +23,5 @@ H.main(function()
   H.keys('gh')
   H.wait_run_end(id)
   H.result.buffer = H.text(b)
+  H.result.modified = vim.bo[b].modified
 end)

@@ -10,11 +10,12 @@ H.main(function()
   H.wait_run()
   H.wait_proposal(b)
   H.result.preview_before = H.preview(b)
-  if c.rpc.pid then
-    (vim.uv or vim.loop).kill(c.rpc.pid, 'sigkill')
-  else
-    c.rpc.terminate() -- newer Neovim keeps the pid to itself
-  end
+  -- SIGKILL, as a crash: the server says nothing more (a SIGTERM would
+  -- let it end its runs first). Newer Neovim keeps the pid to itself:
+  -- the server is the child of this nvim.
+  local pid = c.rpc.pid or H.child_pid('agentls')
+  H.check(pid ~= nil, 'no pid for the server')
+  ;(vim.uv or vim.loop).kill(pid, 'sigkill')
   local proposal = require('agentls.proposal')
   H.wait(5000, function()
     return #proposal.pending == 0

@@ -105,6 +105,21 @@ H.main(function()
   eq(vim.fn.maparg('ga', 'n'), ':echo "mine"<CR>', 'the user\'s own ga is back')
   vim.api.nvim_buf_del_keymap(b, 'n', 'ga')
 
+  -- The run a proposal comes from is the one its annotation id names.
+  got = nil
+  coroutine.wrap(function()
+    got = { res = proposal.handler(nil, { edit = {
+      documentChanges = { { textDocument = { uri = uri, version = vim.NIL },
+        edits = { { range = te(1, 0, 1, 3, '').range, newText = 'TWO', annotationId = 'agentls/main-77/1' } } } },
+      changeAnnotations = { ['agentls/main-77/1'] = { label = 'agentls: x.txt', needsConfirmation = true } },
+    } }, { client_id = 99 }) }
+  end)()
+  eq(proposal.proposal_for_buf(b).run_id, 'main-77', 'the run of an annotated proposal')
+  proposal.reject_all(b)
+  H.wait(2000, function()
+    return got ~= nil
+  end, 'the answer to the annotated proposal')
+
   -- A stale version is refused at once, without a preview.
   got = nil
   params.edit.documentChanges[1].textDocument.version = 12345
@@ -289,4 +304,29 @@ H.main(function()
   runs.on_event({ type = 'run_end', runId = 'main-1', ['end'] = { reason = 'goal', result = 'ok', turns = 1 }, seq = 3 }, 1)
   eq(agentls.status(), '', 'status after run_end')
   H.result.runs_lines = agentls.runs_lines()
+
+  -- A subagent's progress (token agentls/<run>/<subagent>) is the run's
+  -- subagent, never a run of its own.
+  runs.on_event({ type = 'run_start', runId = 'main-2', text = 'look around', seq = 4 }, 1)
+  runs.on_progress({ token = 'agentls/main-2/sub-1', value = { kind = 'begin', title = 'agentls: codebase_investigator: find' } }, 1)
+  runs.on_event({ type = 'subagent_start', runId = 'main-2', subagent = { runId = 'sub-1', agent = 'codebase_investigator', task = 'find' }, seq = 5 }, 1)
+  eq(#runs.running(), 1, 'running runs with a subagent')
+  eq(#agentls.runs_lines(), 3, 'a line for the subagent under its run')
+  runs.on_progress({ token = 'agentls/main-2/sub-1', value = { kind = 'end', message = 'found' } }, 1)
+  eq(runs.runs['main-2'].subagents['sub-1'].state, 'done', 'the subagent after its progress end')
+  eq(#agentls.runs_lines(), 2, 'no line for an ended subagent')
+  runs.on_event({ type = 'run_end', runId = 'main-2', ['end'] = { reason = 'goal', result = 'ok', turns = 2 }, seq = 6 }, 1)
+  eq(agentls.status(), '', 'status after the run with a subagent')
+  table.remove(runs.order)
+  runs.runs['main-2'] = nil
+
+  -- :help agentls, from the doc/ folder of the plugin.
+  local rtp = vim.fn.tempname()
+  vim.fn.mkdir(rtp .. '/doc', 'p')
+  local plugin = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h')
+  vim.fn.writefile(vim.fn.readfile(plugin .. '/doc/agentls.txt'), rtp .. '/doc/agentls.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(rtp .. '/doc'))
+  vim.opt.runtimepath:append(rtp)
+  vim.cmd('help agentls-setup')
+  H.result.help = { name = vim.api.nvim_buf_get_name(0), lines = vim.api.nvim_buf_get_lines(0, 0, -1, false) }
 end)

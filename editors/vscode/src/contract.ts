@@ -136,10 +136,12 @@ export interface CancelArgs {
 }
 
 export interface ApprovalsArgs {
-  /** list (the default), revoke or save */
+  /** list (the default), revoke, save or trust */
   action?: string;
   /** the rule, for revoke and save */
   id?: string;
+  /** for trust: the workspace folder (a path or URI); default the first */
+  folder?: string;
 }
 
 export interface ApprovalsResult {
@@ -451,8 +453,10 @@ export const defaultSettings: Readonly<Settings> = {
   "customActions": []
 };
 
+export type PluginSetting = 'events' | 'diagnostics';
+
 /** Settings a plugin sets for the user. */
-export const pluginSettings: readonly string[] = ["events","diagnostics"];
+export const pluginSettings: readonly PluginSetting[] = ["events","diagnostics"];
 
 /** The commands the server executes. */
 export const commands = {"approvals":"agentls.approvals","cancel":"agentls.cancel","run":"agentls.run"} as const;

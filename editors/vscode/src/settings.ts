@@ -4,6 +4,7 @@
 // rules. No vscode import: unit-tested with node --test.
 
 import {
+  type PluginSetting,
   type Settings as ContractSettings,
   defaultSettings as serverDefaults,
   pluginSettings,
@@ -13,7 +14,7 @@ import {
 export type ReviewMode = 'refactorPreview' | 'diffEditor';
 
 /** ServerSettings are the settings the server reads that the user sets (contract.ts). */
-export type ServerSettings = Omit<ContractSettings, 'events'>;
+export type ServerSettings = Omit<ContractSettings, PluginSetting>;
 
 export type CustomAction = ServerSettings['customActions'][number];
 
@@ -30,9 +31,8 @@ export interface Settings {
 }
 
 function serverDefaultSettings(): ServerSettings {
-  const d: Partial<ContractSettings> = { ...serverDefaults };
-  delete d.events;
-  return { ...(d as ServerSettings), customActions: [] };
+  const entries = Object.entries(serverDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k));
+  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [] };
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -46,7 +46,7 @@ export const extensionOnlyKeys: readonly string[] = ['path', 'reviewMode', 'trac
 
 /** The settings the server reads that the user sets, from the contract's schema. */
 export const serverKeys: readonly (keyof ServerSettings)[] = Object.keys(settingsSchema.properties).filter(
-  (k) => !pluginSettings.includes(k),
+  (k) => !(pluginSettings as readonly string[]).includes(k),
 ) as (keyof ServerSettings)[];
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };

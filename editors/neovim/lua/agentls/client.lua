@@ -2,6 +2,7 @@
 -- the per-client handlers, and requests to the server.
 local compat = require('agentls.compat')
 local config = require('agentls.config')
+local messages = require('agentls.messages')
 local proposal = require('agentls.proposal')
 local runs = require('agentls.runs')
 
@@ -21,7 +22,7 @@ M.show_message_request = compat.async_handler(function(_, params, _, respond)
   local actions = nn(params.actions) or {}
   local message = nn(params.message) or ''
   if #actions == 0 then
-    vim.notify('agentls: ' .. message, vim.log.levels.INFO)
+    messages.info('agentls: ' .. message)
     return respond(vim.NIL)
   end
   vim.ui.select(actions, {
@@ -35,12 +36,69 @@ M.show_message_request = compat.async_handler(function(_, params, _, respond)
   end)
 end)
 
+local shown = {} -- path -> client id, for documents a client asked to show
+M.shown = shown
+
+local function under(path, dir)
+  return path == dir or path:sub(1, #dir + 1) == dir .. '/'
+end
+
+--- Answers window/showDocument (a run's answer, a diff): opens the file as
+--- the `open` option says, on every Neovim version (0.7 has no handler).
+--- The buffer is attached to the client only when it lies in its root.
+function M.show_document(_, params, ctx)
+  if nn(params.external) then
+    return { success = false }
+  end
+  local path = vim.uri_to_fname(params.uri)
+  shown[path] = ctx.client_id
+  local ok = pcall(function()
+    local bufnr = vim.fn.bufadd(path)
+    vim.fn.bufload(bufnr)
+    vim.bo[bufnr].buflisted = true
+    local win
+    for _, w in ipairs(api.nvim_tabpage_list_wins(0)) do
+      if api.nvim_win_get_buf(w) == bufnr then
+        win = w
+      end
+    end
+    if not win then
+      local prev = api.nvim_get_current_win()
+      local how = config.options.open or 'split'
+      if how ~= 'edit' then
+        vim.cmd(how)
+      end
+      api.nvim_win_set_buf(0, bufnr)
+      win = api.nvim_get_current_win()
+      if nn(params.takeFocus) == false then
+        api.nvim_set_current_win(prev)
+      end
+    elseif nn(params.takeFocus) ~= false then
+      api.nvim_set_current_win(win)
+    end
+    local sel = nn(params.selection)
+    if type(sel) == 'table' and sel.start then
+      pcall(api.nvim_win_set_cursor, win, { sel.start.line + 1, 0 })
+    end
+  end)
+  return { success = ok }
+end
+
+--- Shows window/showMessage on one line (Neovim's own handler writes each
+--- message on lines of its own, which stop at "Press ENTER").
+function M.show_message(_, params)
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  messages.show(nn(params.message) or '', levels[nn(params.type) or 3] or vim.log.levels.INFO)
+end
+
 --- The handlers every agentls client gets (in its own handlers table, not
 --- vim.lsp.handlers).
 function M.handlers()
   return {
     ['workspace/applyEdit'] = proposal.handler,
     ['window/showMessageRequest'] = M.show_message_request,
+    ['window/showDocument'] = M.show_document,
+    ['window/showMessage'] = M.show_message,
     ['$/progress'] = function(err, result, ctx, cfg)
       local default = vim.lsp.handlers['$/progress']
       local ret
@@ -77,6 +135,7 @@ function M.capabilities()
   })
   caps.window = caps.window or {}
   caps.window.workDoneProgress = true
+  caps.window.showDocument = { support = true }
   caps.experimental = caps.experimental or {}
   if type(caps.experimental) == 'table' then
     -- The plugin reviews proposals hunk by hunk and answers applyEdit with
@@ -95,7 +154,7 @@ local function on_init(client)
     for _, fn in ipairs(fns) do
       local ok, err = pcall(fn, client)
       if not ok then
-        vim.notify('agentls: ' .. tostring(err), vim.log.levels.ERROR)
+        messages.error('agentls: ' .. tostring(err))
       end
     end
   end)
@@ -182,10 +241,6 @@ end
 
 M.is_file_buffer = is_file_buffer
 
-local function under(path, dir)
-  return path == dir or path:sub(1, #dir + 1) == dir .. '/'
-end
-
 --- The workspace root for a file (or the current directory for nil).
 function M.root_for(path)
   local cwd = vim.fn.getcwd()
@@ -263,7 +318,7 @@ function M.start(root, bufnr)
     id = vim.lsp.start_client(cfg)
   end
   if not id then
-    vim.notify('agentls: could not start ' .. table.concat(cfg.cmd or {}, ' '), vim.log.levels.ERROR)
+    messages.error('agentls: could not start ' .. table.concat(cfg.cmd or {}, ' '))
     return nil
   end
   started[root] = id
@@ -286,6 +341,18 @@ function M.maybe_attach(bufnr)
     return
   end
   local path = vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ':p')
+  local by = shown[path]
+  if by then
+    -- A document a client showed (an answer, a diff in the server's cache
+    -- directory): no client of its own; its client's when in its root.
+    local c = compat.get_client(by)
+    local root = c and c.config and c.config.root_dir
+    if c and not compat.is_stopped(c) and root and under(path, root) then
+      vim.lsp.buf_attach_client(bufnr, c.id)
+      return c.id
+    end
+    return
+  end
   return M.start(M.root_for(path), bufnr)
 end
 

@@ -1,5 +1,6 @@
 -- Compatibility layer: the few places where Neovim 0.7 and current releases
--- differ in what the plugin uses. Everything version-dependent lives here.
+-- differ in what the plugin uses. Everything version-dependent lives here,
+-- and in agentls.compat.deferred, which only Neovim 0.7-0.9 load.
 local M = {}
 
 local function has(feature)
@@ -99,12 +100,8 @@ function M.buf_version(bufnr)
   if v ~= nil then
     return v
   end
-  if has('nvim-0.12') then
-    -- buf_versions is deprecated there; the client sends changedtick.
-    return vim.b[bufnr].changedtick
-  end
   if getmetatable(versions) then
-    return versions[bufnr] -- 0.10/0.11: a default of 0
+    return versions[bufnr] -- 0.10 and later: a default of 0, what didOpen sent
   end
   return nil
 end
@@ -197,145 +194,52 @@ function M.health()
 end
 
 -- Answering server requests later -------------------------------------------
---
--- workspace/applyEdit and window/showMessageRequest are answered when the
--- user decides, long after the handler is called. Neovim 0.10+ runs request
--- handlers in a coroutine, so a handler may yield until the answer is known.
--- Neovim 0.7-0.9 send whatever the handler returns at once, and have no API
--- to answer later. There the handler returns a unique placeholder result, and
--- a one-shot rewrite of vim.json.encode (which the RPC layer calls for every
--- outgoing message) (1) learns the request id from the placeholder response
--- and sends a `$/agentls/deferred` notification in its place (servers ignore
--- `$/` notifications they do not know), then (2) when the user decides, turns
--- a `$/agentls/response` notification sent through client.rpc.notify into
--- the real response with that id.
 
-local rewrites = {} -- one-shot rewrites, tried in order
-local original_encode = nil
+--- A request handler's way to answer: respond(result, err), once, now or
+--- later.
+---@alias agentls.Respond fun(result: any, err: table?)
 
-local function encode_hook(payload, ...)
-  if type(payload) == 'table' then
-    for i, rw in ipairs(rewrites) do
-      local out = rw(payload)
-      if out ~= nil then
-        table.remove(rewrites, i)
-        local enc = original_encode
-        if #rewrites == 0 and vim.json.encode == encode_hook then
-          vim.json.encode = original_encode
-          original_encode = nil
-        end
-        return enc(out, ...)
-      end
-    end
-  end
-  return (original_encode or vim.json.encode)(payload, ...)
-end
-
-local function add_rewrite(rw)
-  table.insert(rewrites, rw)
-  if vim.json.encode ~= encode_hook then
-    original_encode = vim.json.encode
-    vim.json.encode = encode_hook
-  end
-  return rw
-end
-
-local function drop_rewrite(rw)
-  for i, r in ipairs(rewrites) do
-    if r == rw then
-      table.remove(rewrites, i)
-      break
-    end
-  end
-  if #rewrites == 0 and vim.json.encode == encode_hook then
-    vim.json.encode = original_encode
-    original_encode = nil
-  end
-end
+--- What a deferred request knows of itself: async is 'coroutine' (Neovim
+--- 0.10+) or 'rewrite' (0.7-0.9, see agentls.compat.deferred); id is the
+--- request's JSON-RPC id once known (rewrite only).
+---@class agentls.Request
+---@field async 'coroutine'|'rewrite'
+---@field id integer|string|nil
 
 --- Wraps fn(err, params, ctx, respond, req) as an LSP request handler whose
 --- answer may come later: fn calls respond(result, err) once, now or later.
---- req.id is the request's JSON-RPC id when known (0.7-0.9, after the
---- handler returned), req.async tells which mechanism is in use.
+--- Neovim 0.10+ runs request handlers in a coroutine, which yields until
+--- respond; 0.7-0.9 do not, and answer through agentls.compat.deferred,
+--- which is loaded only there.
+---@param fn fun(err: any, params: table, ctx: table, respond: agentls.Respond, req: agentls.Request)
 function M.async_handler(fn)
   return function(err, params, ctx, config)
     local co, is_main = coroutine.running()
-    if co and not is_main then
-      -- 0.10+: yield until respond.
-      local done, res, rerr, waiting = false, nil, nil, false
-      local req = { async = 'coroutine' }
-      local function respond(result, e)
-        if done then
-          return
-        end
-        done, res, rerr = true, result, e
-        if waiting then
-          vim.schedule(function()
-            local ok, msg = coroutine.resume(co)
-            if not ok then
-              vim.notify('agentls: answering the server failed: ' .. tostring(msg), vim.log.levels.ERROR)
-            end
-          end)
-        end
-      end
-      fn(err, params, ctx, respond, req)
-      if not done then
-        waiting = true
-        coroutine.yield()
-      end
-      return res, rerr
+    if not co or is_main then
+      return require('agentls.compat.deferred').handle(fn, err, params, ctx)
     end
-
-    -- 0.7-0.9: answer through the encode rewrite.
-    local req = { async = 'rewrite' }
-    local done, res, rerr = false, nil, nil
-    local early = true
+    local done, res, rerr, waiting = false, nil, nil, false
+    local req = { async = 'coroutine' }
     local function respond(result, e)
       if done then
         return
       end
       done, res, rerr = true, result, e
-      if early then
-        return -- returned below
+      if waiting then
+        vim.schedule(function()
+          local ok, msg = coroutine.resume(co)
+          if not ok then
+            require('agentls.messages').error('agentls: answering the server failed: ' .. tostring(msg))
+          end
+        end)
       end
-      if req.id == nil then
-        return -- the placeholder was never sent: the connection is gone
-      end
-      local client = M.get_client(ctx.client_id)
-      if client == nil or client.rpc == nil then
-        return
-      end
-      local marker = {}
-      local rw = add_rewrite(function(payload)
-        if payload.params == marker then
-          return { jsonrpc = '2.0', id = req.id, result = result, error = e }
-        end
-      end)
-      local ok = client.rpc.notify('$/agentls/response', marker)
-      drop_rewrite(rw) -- no-op when it was used
-      return ok
     end
     fn(err, params, ctx, respond, req)
-    early = false
-    if done then
-      if res == nil and rerr == nil then
-        res = vim.NIL
-      end
-      return res, rerr
+    if not done then
+      waiting = true
+      coroutine.yield()
     end
-    local placeholder = {}
-    local rw = add_rewrite(function(payload)
-      if payload.result == placeholder then
-        req.id = payload.id
-        return { jsonrpc = '2.0', method = '$/agentls/deferred', params = { id = payload.id } }
-      end
-    end)
-    -- The placeholder is encoded right after this handler returns, in the
-    -- same scheduled callback; if it never is, drop the rewrite.
-    vim.schedule(function()
-      drop_rewrite(rw)
-    end)
-    return placeholder
+    return res, rerr
   end
 end
 

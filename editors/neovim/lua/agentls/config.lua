@@ -1,6 +1,26 @@
--- The plugin's options: defaults merged with what setup() got.
+-- The plugin's options: defaults merged with what setup() got. :help
+-- agentls-setup documents each one.
 local M = {}
 
+--- setup()'s options (every field optional there).
+---@class agentls.Options
+---@field cmd string[] how to start the server
+---@field cmd_env table<string, string>? extra environment for it
+---@field settings table server settings (initializationOptions)
+---@field root_markers string[] what marks a workspace root
+---@field filetypes string[]? attach only these filetypes (nil: every file)
+---@field autostart boolean start the server and attach on BufEnter/FileType
+---@field keymaps table<string, string|false>|false the proposal keys
+---@field open 'split'|'vsplit'|'tabnew'|'edit' how a proposal's (or a shown document's) buffer is opened
+---@field save_on_accept boolean write the buffers of accepted changes with :write
+---@field progress boolean echo progress when fidget.nvim is absent
+---@field notify_result boolean show the result when a run ends
+---@field on_decided fun(params: table, answer: table?, entry: agentls.HistoryEntry)?
+---@field log_max_lines integer lines kept for :AgentLog
+---@field flags table vim.lsp client flags
+---@field highlights table<string, string> the preview's highlight groups
+
+---@type agentls.Options
 M.defaults = {
   -- How to start the server.
   cmd = { 'agentls', 'serve' },
@@ -27,6 +47,9 @@ M.defaults = {
   -- before switching to it ('split', 'vsplit', 'tabnew'), or 'edit' (the
   -- current window).
   open = 'split',
+  -- Write the buffers of accepted changes with :write, so that what the
+  -- agent runs next (tests, builds) sees them.
+  save_on_accept = true,
   -- Show $/progress in the command line when fidget.nvim is not installed.
   progress = true,
   -- vim.notify the result when a run ends.
@@ -48,8 +71,12 @@ M.defaults = {
   },
 }
 
+---@type agentls.Options
 M.options = vim.deepcopy(M.defaults)
 
+--- Sets the options: the defaults, with opts over them.
+---@param opts table?
+---@return agentls.Options
 function M.set(opts)
   opts = opts or {}
   local o = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)

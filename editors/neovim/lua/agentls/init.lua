@@ -1,7 +1,8 @@
--- agentls.nvim: the Neovim face of agentls. See editors/neovim/README.md.
+-- agentls.nvim: the Neovim face of agentls. :help agentls documents it.
 local compat = require('agentls.compat')
 local config = require('agentls.config')
 local client = require('agentls.client')
+local messages = require('agentls.messages')
 local proposal = require('agentls.proposal')
 local runs = require('agentls.runs')
 
@@ -58,11 +59,20 @@ end
 
 -- Runs -------------------------------------------------------------------------
 
---- Starts a run. opts: {bufnr, line1, line2 (a range, the context), on_started(run_id)}.
+--- How to start a run.
+---@class agentls.RunOpts
+---@field bufnr integer? the buffer whose file is the run's (default: the current one)
+---@field line1 integer? with line2, the lines of the selection, the run's context (1-based)
+---@field line2 integer?
+---@field on_started fun(run_id: string)? called with the run's id
+
+--- Starts a run.
+---@param prompt string
+---@param opts agentls.RunOpts?
 function M.run(prompt, opts)
   opts = opts or {}
   if not prompt or vim.trim(prompt) == '' then
-    vim.notify('agentls: a prompt is needed: :AgentRun {prompt}', vim.log.levels.WARN)
+    messages.warn('agentls: a prompt is needed: :AgentRun {prompt}')
     return
   end
   local bufnr = opts.bufnr or api.nvim_get_current_buf()
@@ -81,7 +91,7 @@ function M.run(prompt, opts)
     end
     client.execute(ready, 'agentls.run', args, function(err, result)
       if err then
-        vim.notify('agentls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
+        messages.error('agentls: ' .. tostring(err.message or err))
         return
       end
       local id = type(result) == 'table' and result.runId or nil
@@ -96,6 +106,7 @@ function M.run(prompt, opts)
 end
 
 --- Cancels run_id, or the latest run still going.
+---@param run_id string?
 function M.cancel(run_id)
   local r
   if run_id and run_id ~= '' then
@@ -103,19 +114,19 @@ function M.cancel(run_id)
   else
     r = runs.latest_running()
     if not r then
-      vim.notify('agentls: no run is going', vim.log.levels.WARN)
+      messages.warn('agentls: no run is going')
       return
     end
     run_id = r.id
   end
   local c = (r and r.client_id and compat.get_client(r.client_id)) or client.any()
   if not c or compat.is_stopped(c) then
-    vim.notify('agentls: the server is not running', vim.log.levels.WARN)
+    messages.warn('agentls: the server is not running')
     return
   end
   client.execute(c, 'agentls.cancel', { runId = run_id }, function(err)
     if err then
-      vim.notify('agentls: ' .. tostring(err.message or err), vim.log.levels.WARN)
+      messages.warn('agentls: ' .. tostring(err.message or err))
     end
   end)
 end
@@ -135,6 +146,9 @@ function M.runs_lines()
       line = line .. '  · ' .. r.message
     end
     table.insert(lines, line)
+    for _, sub in ipairs(runs.running_subagents(r)) do
+      table.insert(lines, string.format('  └ %s  running  %s', sub.agent, vim.trim((sub.task or ''):gsub('\n.*', ' …'))))
+    end
   end
   return lines
 end
@@ -142,7 +156,7 @@ end
 function M.list_runs()
   local lines = M.runs_lines()
   if #lines == 0 then
-    vim.notify('agentls: no runs yet', vim.log.levels.INFO)
+    messages.info('agentls: no runs yet')
     return
   end
   local chunks = {}
@@ -153,6 +167,7 @@ function M.list_runs()
 end
 
 --- The statusline text ("agentls: 1 run · Reading main.go"), "" when idle.
+---@return string
 function M.status()
   return runs.status()
 end
@@ -197,6 +212,9 @@ local function commands()
   end, { desc = 'agentls: open the run transcript' })
 end
 
+--- Sets the options, defines the commands and highlights, and (with
+--- autostart) starts the server for the files you open.
+---@param opts agentls.Options?
 function M.setup(opts)
   config.set(opts)
   config.user_cmd = opts and opts.cmd ~= nil

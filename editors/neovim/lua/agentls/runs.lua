@@ -2,10 +2,38 @@
 -- $/progress, the :AgentLog transcript and the statusline text.
 local compat = require('agentls.compat')
 local config = require('agentls.config')
+local messages = require('agentls.messages')
 
 local M = {}
 
-M.runs = {} -- run id -> run
+--- A subagent of a run, while it runs and after.
+---@class agentls.Subagent
+---@field id string its run id
+---@field agent string its name
+---@field task string?
+---@field state 'running'|'done'
+---@field reason string? why it ended
+
+--- A run, as the plugin knows it from agentls.run's answer, agentls/event
+--- and $/progress.
+---@class agentls.Run
+---@field id string
+---@field client_id integer?
+---@field state 'starting'|'running'|'done'
+---@field prompt string?
+---@field title string? its progress title
+---@field message string? what it does now
+---@field subject string? its last thought's subject
+---@field turns integer
+---@field reason string? why it ended (a stop reason, or 'server exited')
+---@field result string?
+---@field error string?
+---@field subagents table<string, agentls.Subagent> its subagents by id
+---@field started integer
+---@field ended integer?
+
+---@type table<string, agentls.Run> run id -> run; top-level runs only
+M.runs = {}
 M.order = {} -- run ids, oldest first
 M.progress = {} -- every agentls $/progress value seen: {token, kind, title, message}
 M.events = {} -- the last events seen: {seq, type, runId}
@@ -17,7 +45,7 @@ local MAX_EVENTS = 1000
 local function get(id, client_id)
   local r = M.runs[id]
   if not r then
-    r = { id = id, state = 'starting', client_id = client_id, turns = 0, started = os.time() }
+    r = { id = id, state = 'starting', client_id = client_id, turns = 0, started = os.time(), subagents = {} }
     M.runs[id] = r
     table.insert(M.order, id)
   end
@@ -54,6 +82,31 @@ end
 function M.latest_running()
   local rs = M.running()
   return rs[#rs]
+end
+
+--- The subagents of r still running, oldest first by id.
+---@param r agentls.Run
+---@return agentls.Subagent[]
+function M.running_subagents(r)
+  local out = {}
+  for _, sub in pairs(r.subagents or {}) do
+    if sub.state == 'running' then
+      table.insert(out, sub)
+    end
+  end
+  table.sort(out, function(a, b)
+    return a.id < b.id
+  end)
+  return out
+end
+
+--- Ends every subagent of r still running.
+local function end_subagents(r, reason)
+  for _, sub in pairs(r.subagents or {}) do
+    if sub.state == 'running' then
+      sub.state, sub.reason = 'done', sub.reason or reason
+    end
+  end
 end
 
 -- The log ------------------------------------------------------------------
@@ -293,10 +346,18 @@ function M.on_event(ev, client_id)
     M.log_lines({ px .. (nn(a.allowed) and '  allowed' or '  denied') })
   elseif typ == 'subagent_start' then
     local s = nn(ev.subagent) or {}
+    local sid = nn(s.runId)
+    if r and sid then
+      r.subagents[sid] = { id = sid, agent = nn(s.agent) or '?', task = nn(s.task), state = 'running' }
+    end
     M.log_lines({ '  ┌ subagent ' .. (nn(s.agent) or '?') .. ': ' .. first_line(nn(s.task) or '', 160) })
   elseif typ == 'subagent_end' then
     local s = nn(ev.subagent) or {}
     local e = nn(s['end']) or {}
+    local sub = r and r.subagents[nn(s.runId) or '']
+    if sub then
+      sub.state, sub.reason = 'done', nn(e.reason)
+    end
     M.log_lines({ '  └ subagent ' .. (nn(s.agent) or '?') .. ' ended: ' .. (nn(e.reason) or '?') })
   elseif typ == 'subagent_activity' then
     local inner = nn(ev.inner)
@@ -318,6 +379,7 @@ function M.on_event(ev, client_id)
     local e = nn(ev['end']) or {}
     if r then
       r.state = 'done'
+      end_subagents(r, 'the run ended')
       r.reason = nn(e.reason)
       r.result = nn(e.result)
       r.error = nn(e.error)
@@ -330,9 +392,9 @@ function M.on_event(ev, client_id)
       require('agentls.proposal').on_run_end(id)
       if config.options.notify_result then
         if r.reason == 'goal' then
-          vim.notify('agentls: ' .. (r.result or 'done'), vim.log.levels.INFO)
+          messages.info('agentls: ' .. (r.result or 'done'))
         else
-          vim.notify('agentls: run stopped (' .. tostring(r.reason) .. ')' .. (r.error and (': ' .. r.error) or ''), vim.log.levels.WARN)
+          messages.warn('agentls: run stopped (' .. tostring(r.reason) .. ')' .. (r.error and (': ' .. r.error) or ''))
         end
       end
     end
@@ -345,6 +407,7 @@ function M.on_client_exit(client_id)
     if r.client_id == client_id and running(r) then
       r.state = 'done'
       r.reason = r.reason or 'server exited'
+      end_subagents(r, 'server exited')
     end
   end
 end
@@ -364,14 +427,28 @@ function M.on_progress(result, client_id)
   if type(val) ~= 'table' then
     return
   end
-  local id = type(token) == 'string' and token:match('^agentls/(.+)$') or nil
+  -- agentls/<runId> is a run's token, agentls/<runId>/<subagent runId>
+  -- one of its subagents'.
+  local id, sub
+  if type(token) == 'string' then
+    id, sub = token:match('^agentls/([^/]+)/(.+)$')
+    if not id then
+      id = token:match('^agentls/([^/]+)$')
+    end
+  end
   local entry = { token = token, kind = val.kind, title = nn(val.title), message = nn(val.message) }
   table.insert(M.progress, entry)
   if #M.progress > MAX_EVENTS then
     table.remove(M.progress, 1)
   end
   local r = id and get(id, client_id) or nil
-  if r then
+  if r and sub then
+    local s = r.subagents[sub] or { id = sub, agent = '?', state = 'running' }
+    r.subagents[sub] = s
+    if val.kind == 'end' then
+      s.state = 'done'
+    end
+  elseif r then
     r.token = token
     if val.kind == 'begin' then
       r.title = entry.title
@@ -388,7 +465,7 @@ function M.on_progress(result, client_id)
     local msg = entry.message or entry.title
     if msg then
       msg = msg:gsub('^agentls: ', '')
-      vim.api.nvim_echo({ { 'agentls: ' .. first_line(msg, math.max(20, vim.o.columns - 12)) } }, false, {})
+      messages.show('agentls: ' .. msg, vim.log.levels.INFO, false)
     end
   end
 end
