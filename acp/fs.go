@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
+	"sync"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -23,6 +25,9 @@ type clientFS struct {
 	*workspace.Folder
 	ctx context.Context
 	ss  *session
+
+	mu   sync.Mutex
+	seen map[string]bool // the files read or written through the client
 }
 
 func (f *clientFS) ReadFile(path string) (string, error) {
@@ -33,8 +38,7 @@ func (f *clientFS) ReadFile(path string) (string, error) {
 	if statErr == nil && !fi.Mode().IsRegular() {
 		return f.Folder.ReadFile(path) // a folder or a device: the disk's answer
 	}
-	resp, err := f.ss.srv.client().ReadTextFile(f.ctx, acpsdk.ReadTextFileRequest{
-		SessionId: acpsdk.SessionId(f.ss.id), Path: f.ss.ws.ClientPath(path)})
+	resp, err := f.readClient(path)
 	switch {
 	case err != nil:
 		if f.ctx.Err() != nil {
@@ -46,5 +50,48 @@ func (f *clientFS) ReadFile(path string) (string, error) {
 		// Some clients answer a file they do not have with nothing.
 		return f.Folder.ReadFile(path)
 	}
+	f.see(path)
 	return resp.Content, nil
+}
+
+func (f *clientFS) readClient(path string) (acpsdk.ReadTextFileResponse, error) {
+	return f.ss.srv.client().ReadTextFile(f.ctx, acpsdk.ReadTextFileRequest{
+		SessionId: acpsdk.SessionId(f.ss.id), Path: f.ss.ws.ClientPath(path)})
+}
+
+// see records a file the client has a buffer of.
+func (f *clientFS) see(path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seen == nil {
+		f.seen = make(map[string]bool)
+	}
+	f.seen[path] = true
+}
+
+// unsaved names, relative to the folder, the files the run met in the
+// client whose buffer differs from the disk now: a shell command sees the
+// disk. ACP tells of no other buffers.
+func (f *clientFS) unsaved() []string {
+	if !f.ss.srv.clientCaps().Fs.ReadTextFile {
+		return nil
+	}
+	f.mu.Lock()
+	paths := make([]string, 0, len(f.seen))
+	for p := range f.seen {
+		paths = append(paths, p)
+	}
+	f.mu.Unlock()
+	slices.Sort(paths)
+	var out []string
+	for _, p := range paths {
+		resp, err := f.readClient(p)
+		if err != nil {
+			continue
+		}
+		if disk, err := os.ReadFile(p); err != nil || string(disk) != resp.Content {
+			out = append(out, f.Rel(p))
+		}
+	}
+	return out
 }

@@ -110,7 +110,7 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 	spec := runner.Spec{
 		Workspace: ss.ws, Root: ss.root, Files: t.fs,
 		Proposer: &proposer{t: t}, Approver: &approver{t: t},
-		Policy: ss.engine.WithMode(mode), Settings: settings, Task: task,
+		Policy: ss.engine.WithMode(mode), Settings: settings, Task: task, Unsaved: t.fs.unsaved,
 		System: "You work in the user's editor through the Agent Client Protocol: each change you make is shown to the user as a diff and written only if they accept it.",
 	}
 	run, err := ss.srv.cfg.Host.Build(ctx, spec)

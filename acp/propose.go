@@ -130,6 +130,7 @@ func (p *proposer) write(ctx context.Context, ch agent.Change) (agent.Decision, 
 		}
 		return agent.Decision{Outcome: agent.OutcomeFailed, Message: "the editor could not write it: " + err.Error()}, nil
 	}
+	t.fs.see(dest)
 	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
 }
 

@@ -220,3 +220,23 @@ func zombie(pid int) bool {
 	_, rest, ok := strings.Cut(string(b), ") ")
 	return ok && strings.HasPrefix(rest, "Z")
 }
+
+// A command that runs while the client holds unsaved changes to a file the
+// run read is told it ran against the disk.
+func TestShellToldOfUnsavedBuffers(t *testing.T) {
+	t.Parallel()
+	turns := []geminitest.Turn{
+		geminitest.Reply(geminitest.CallID("r1", "read_file", map[string]any{"file_path": "main.go"})),
+		geminitest.Reply(geminitest.CallID("s1", "run_shell_command", map[string]any{"command": "cat main.go"})),
+		geminitest.Reply(geminitest.CallID("s2", "complete_task", map[string]any{"result": "Done."})),
+	}
+	h := start(t, clientFS, map[string]string{"main.go": mainGo, "other.go": "package main\n"}, turns)
+	h.client.buffers[filepath.Join(h.dir, "main.go")] = mainGo + "// unsaved\n"
+	sid := h.newSession().SessionId
+	if _, err := h.prompt(sid, "Cat"); err != nil {
+		t.Fatal(err)
+	}
+	if !h.toldModel("Unsaved in the editor, not seen by the command (it read them from disk): main.go.") {
+		t.Error("the model was not told the command ran without the unsaved buffer")
+	}
+}
