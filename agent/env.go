@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 )
 
@@ -97,6 +98,12 @@ type Approval struct {
 	Command     string `json:"command,omitempty"`
 	Dir         string `json:"dir,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Server is the MCP server of a call of one of its tools, ServerTool
+	// the tool's name there, and Args the call's arguments (JSON): what the
+	// user is asked to allow.
+	Server     string          `json:"server,omitempty"`
+	ServerTool string          `json:"serverTool,omitempty"`
+	Args       json.RawMessage `json:"args,omitempty"`
 	// Rule is the rule an "always" answer would add, such as "go test".
 	Rule    string `json:"rule,omitempty"`
 	Allowed *bool  `json:"allowed,omitempty"` // set on approval_decided

@@ -30,6 +30,7 @@ const (
 	EventModelRouted       EventType = "model_routed"
 	EventUsage             EventType = "usage"
 	EventRetry             EventType = "retry"
+	EventWarning           EventType = "warning" // a problem the run goes on with (Text says what)
 	EventTurnEnd           EventType = "turn_end"
 	EventRunEnd            EventType = "run_end"
 )
@@ -59,7 +60,8 @@ type Event struct {
 	Turn        int       `json:"turn,omitempty"`
 	Time        time.Time `json:"time"`
 
-	// Text is the chunk of a thought or text event, the task of run_start.
+	// Text is the chunk of a thought or text event, the task of run_start,
+	// the problem of a warning.
 	Text string `json:"text,omitempty"`
 	// Subject is a thought's subject, the bold first line Gemini opens
 	// thoughts with; it carries over to the chunks that follow it.

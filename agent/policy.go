@@ -24,6 +24,16 @@ type PolicyCall struct {
 	// Approval is what the user would be asked to allow, for tools that
 	// implement [Approvable]; nil for other tools.
 	Approval *Approval
+	// Trusted reports that the user's own configuration trusts the tool
+	// (see [Trusted]).
+	Trusted bool
+}
+
+// Trusted is implemented by tools that the user's own configuration may
+// trust (an MCP server with trust: true). A Policy may let calls of a
+// trusted tool run without asking.
+type Trusted interface {
+	Trusted() bool
 }
 
 // A PolicyDecision is a [Policy]'s answer.
@@ -79,10 +89,14 @@ func (r *run) permit(ctx context.Context, call *Call, tool Tool) (res Result, ok
 		}
 		ap = &x
 	}
+	trusted := false
+	if t, is := tool.(Trusted); is {
+		trusted = t.Trusted()
+	}
 	d := PolicyDecision{Verdict: VerdictAllow}
 	switch {
 	case r.perm.policy != nil:
-		d = r.perm.policy.Check(PolicyCall{Agent: r.def.Name, Tool: call.Name, Args: call.Args, Approval: ap})
+		d = r.perm.policy.Check(PolicyCall{Agent: r.def.Name, Tool: call.Name, Args: call.Args, Approval: ap, Trusted: trusted})
 	case ap != nil:
 		d.Verdict = VerdictAsk
 	}

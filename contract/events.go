@@ -67,8 +67,8 @@ var (
 		agent.EventRunStart, agent.EventTurnStart, agent.EventThought, agent.EventText, agent.EventToolCall,
 		agent.EventApprovalRequested, agent.EventApprovalDecided, agent.EventEditProposed, agent.EventEditDecided,
 		agent.EventToolResult, agent.EventSubagentStart, agent.EventSubagentActivity, agent.EventSubagentEnd,
-		agent.EventCompressed, agent.EventModelRouted, agent.EventUsage, agent.EventRetry, agent.EventTurnEnd,
-		agent.EventRunEnd,
+		agent.EventCompressed, agent.EventModelRouted, agent.EventUsage, agent.EventRetry, agent.EventWarning,
+		agent.EventTurnEnd, agent.EventRunEnd,
 	}
 	StopReasons = []agent.StopReason{
 		agent.StopGoal, agent.StopTimeout, agent.StopMaxTurns, agent.StopAborted, agent.StopError,

@@ -138,6 +138,16 @@ func settingsVocabulary(s *jsonschema.Schema) {
 	for _, p := range action.Items.Properties {
 		p.Pattern = notBlank
 	}
+	servers := s.Properties["mcpServers"]
+	servers.Type, servers.Types = "object", nil
+	server := servers.AdditionalProperties
+	for _, p := range server.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil // left out, never null
+		}
+	}
+	server.Properties["type"].Enum = []any{TransportSSE, TransportHTTP}
+	server.Properties["timeout"].Minimum = jsonschema.Ptr(0.0)
 	s.Required = nil // every key may be left out
 }
 

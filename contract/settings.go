@@ -37,6 +37,9 @@ type Settings struct {
 	// waits for them after an accepted proposal.
 	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
 	CustomActions []CustomAction `json:"customActions" jsonschema:"code actions of your own"`
+	// MCPServers are the MCP servers whose tools runs may call, by name
+	// (mcp.go).
+	MCPServers map[string]MCPServer `json:"mcpServers" jsonschema:"MCP servers whose tools runs may call, by name, with Gemini CLI's keys"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -54,7 +57,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}}
+		LoopDetection: true, CustomActions: []CustomAction{}, MCPServers: map[string]MCPServer{}}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -85,6 +88,7 @@ var settingsByKey = map[string]setting{
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
 	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
+	"mcpServers":          nil, // merged server by server (Merge)
 }
 
 // SettingKeys are the keys of the settings, sorted.
@@ -108,6 +112,8 @@ func ParseSettings(raw json.RawMessage) (Settings, []string) {
 // Merge reads the settings in raw over s: an object of settings, or an
 // object whose only key is "agentls" holding one. Keys raw does not name keep
 // their value; unknown keys and bad values are reported and change nothing.
+// The servers of mcpServers are merged by name, each one checked on its
+// own; they count as the user's own (see [MCPServer.Scope]).
 func (s *Settings) Merge(raw json.RawMessage) []string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -133,6 +139,12 @@ func (s *Settings) Merge(raw json.RawMessage) []string {
 		set, ok := settingsByKey[k]
 		if !ok {
 			problems = append(problems, fmt.Sprintf("unknown setting %q", k))
+			continue
+		}
+		if k == "mcpServers" {
+			var ps []string
+			s.MCPServers, ps = mergeServers(s.MCPServers, m[k], ScopeUser)
+			problems = append(problems, ps...)
 			continue
 		}
 		if err := set(s, m[k]); err != nil {

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/edits"
 	"github.com/agentls/agentls/workspace"
@@ -128,6 +129,11 @@ const maxCommandLines = 40
 // that could hide what runs are shown escaped, and flagged.
 func (a *approver) question(ap agent.Approval) string {
 	var b strings.Builder
+	if ap.Server != "" {
+		// The arguments are what is allowed: shown, escaped, up to a
+		// length a message can hold.
+		return mcp.Question(ap, 2000)
+	}
 	if ap.Command != "" {
 		cmd, hidden := edits.Visible(strings.TrimRight(ap.Command, "\n"))
 		lines := strings.Split(cmd, "\n")

@@ -7,6 +7,7 @@ import (
 
 	"context"
 	"encoding/json"
+	"os"
 	"sync"
 	"time"
 
@@ -14,9 +15,11 @@ import (
 )
 
 // configState is where the settings come from. The settings are always
-// recomputed as the defaults, then initializationOptions, then the last
-// workspace/configuration answer (or didChangeConfiguration push) on top.
+// recomputed as the defaults, then the user's settings file, then
+// initializationOptions, then the last workspace/configuration answer (or
+// didChangeConfiguration push) on top.
 type configState struct {
+	file     settingsFile    // the user's settings.json
 	initOpts json.RawMessage // initializationOptions
 	pulled   json.RawMessage
 	reported map[string]bool // problems shown already, so a re-pull does not repeat them
@@ -39,12 +42,63 @@ const configWait = 2 * time.Second
 // settings.
 const configSection = "agentls"
 
+// A settingsFile is the user's settings file as last read.
+type settingsFile struct {
+	path    string
+	mod     time.Time
+	size    int64
+	raw     json.RawMessage
+	problem string // it could not be read
+}
+
+// refresh reads the file again when it changed, and reports whether it
+// did.
+func (f *settingsFile) refresh() bool {
+	if f.path == "" {
+		return false
+	}
+	fi, err := os.Stat(f.path)
+	var mod time.Time
+	var size int64 = -1
+	if err == nil {
+		mod, size = fi.ModTime(), fi.Size()
+	}
+	if mod.Equal(f.mod) && size == f.size {
+		return false
+	}
+	f.mod, f.size = mod, size
+	f.raw, f.problem = nil, ""
+	raw, err := contract.ReadSettingsFile(f.path)
+	if err != nil {
+		f.problem = err.Error()
+	}
+	f.raw = raw
+	return true
+}
+
+// refreshSettings applies the settings again when the user's settings
+// file changed since it was read.
+func (s *Server) refreshSettings(ctx context.Context) {
+	s.mu.Lock()
+	changed := s.config.file.refresh()
+	s.mu.Unlock()
+	if changed {
+		s.applySettings(ctx)
+	}
+}
+
 // applySettings recomputes the settings from their sources and shows the
 // problems, unless they were shown already. s.mu must not be held.
 func (s *Server) applySettings(ctx context.Context) {
 	s.mu.Lock()
 	settings := contract.DefaultSettings()
 	var problems []string
+	if f := &s.config.file; f.problem != "" {
+		problems = append(problems, f.problem)
+	}
+	for _, p := range settings.Merge(s.config.file.raw) {
+		problems = append(problems, s.config.file.path+": "+p)
+	}
 	for _, p := range settings.Merge(s.config.initOpts) {
 		problems = append(problems, "initializationOptions: "+p)
 	}

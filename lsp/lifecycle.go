@@ -30,6 +30,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.folders = roots
 	s.caps = caps
 	s.config.initOpts = json.RawMessage(params.InitializationOptions)
+	s.config.file.refresh()
 	s.mu.Unlock()
 	s.applySettings(ctx)
 	version, _ := params.ClientInfo.Version.Get()
@@ -75,6 +76,7 @@ func (s *Server) Exit(ctx context.Context) error {
 	s.runs.cancelAll()
 	if s.cfg.Exit != nil {
 		s.runs.wait()
+		s.host.MCP.Close() // before the process ends: their process groups too
 		s.cfg.Exit(code)
 	}
 	s.stop()

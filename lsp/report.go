@@ -102,6 +102,8 @@ func (r *liveRun) event(ctx context.Context, ev agent.Event) {
 		}
 	case agent.EventSubagentStart, agent.EventSubagentActivity, agent.EventSubagentEnd:
 		r.subagent(ctx, ev)
+	case agent.EventWarning:
+		r.s.log.Warn(ev.Text, "run", ev.RunID)
 	}
 	if r.spec.settings.Events {
 		r.notify(ctx, ev, nil)
@@ -190,6 +192,8 @@ func reportMessage(ev agent.Event, staged bool) string {
 		return fmt.Sprintf("Change to %s %s", ev.Edit.Name, ev.Edit.Outcome)
 	case agent.EventApprovalRequested:
 		return "Waiting for your approval"
+	case agent.EventWarning:
+		return "⚠ " + shorten(ev.Text, 300)
 	case agent.EventRetry:
 		if ev.Retry != nil {
 			return ev.Retry.Summary() // "model overloaded, retrying in 12 s"

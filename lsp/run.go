@@ -38,6 +38,7 @@ func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token prot
 	if err := s.settingsReady(ctx); err != nil {
 		return "", protocol.ErrRequestCancelled
 	}
+	s.refreshSettings(ctx)
 	s.mu.Lock()
 	spec := runSpec{args: args, settings: s.settings, caps: s.caps, ws: s.ws, token: token}
 	s.mu.Unlock()

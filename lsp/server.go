@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -44,8 +45,9 @@ type Config struct {
 	// ShowDocumentTimeout bounds the wait for the client to open a document
 	// (an answer, a diff) with window/showDocument. 0: ten seconds.
 	ShowDocumentTimeout time.Duration
-	// UserConfigDir is the user's agentls folder: policy.toml, the trusted
-	// folders, agents/*.md and the user's AGENTS.md. "": none (tests).
+	// UserConfigDir is the user's agentls folder: settings.json,
+	// policy.toml, the trusted folders, agents/*.md and the user's
+	// AGENTS.md. "": none (tests).
 	UserConfigDir string
 	// Secrets are values no shell command and no trace may see, such as
 	// the model's API key.
@@ -153,7 +155,9 @@ func New(cfg Config) *Server {
 		s.after = time.After
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
-		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) }}
+		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
+		MCP: mcp.New(mcp.Config{Environ: cfg.Environ, Secrets: cfg.Secrets, Version: cfg.Version})}
+	s.config.file.path = contract.UserSettingsFile(cfg.UserConfigDir)
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()
 	s.docs.init()
@@ -188,6 +192,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	s.mu.Unlock()
 	s.runs.wait()
 	s.tasks.Wait()
+	s.host.MCP.Close() // every MCP server, with its process group
 	go s.conn.Close()
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return err

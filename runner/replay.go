@@ -38,9 +38,11 @@ func (h *Host) Replay(tr *trace.Trace, spec Spec) (*Run, *trace.Replay) {
 	for _, d := range hd.Subagents {
 		agents = append(agents, d.Definition())
 	}
+	// The recorded MCP tools are declared again; their calls get the
+	// recorded results, and no server starts.
 	p := parts{model: rp, policy: rec.Policy, approver: rec.Approver, proposer: spec.Proposer, agents: agents,
-		wrap: func(ts []agent.Tool) []agent.Tool { return rp.Tools(ts) }}
-	run := &Run{Task: spec.Task, warn: h.warn}
+		mcp: offlineMCP(hd), wrap: func(ts []agent.Tool) []agent.Tool { return rp.Tools(ts) }}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
 	run.Config = h.config(spec, p)
 	run.Config.Agent = def
 	run.Config.ContextWindow, run.Config.CompressAt = rec.ContextWindow, rec.CompressAt

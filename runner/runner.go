@@ -25,12 +25,14 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/subagent"
 	"github.com/agentls/agentls/agent/tools"
@@ -66,6 +68,11 @@ type Host struct {
 	// does not parse, an import of a context file that fails); nil: drop
 	// them.
 	Warn func(msg string)
+	// MCP holds the MCP servers of the front end's runs, one per server
+	// per workspace folder, started when a run first needs them (see
+	// Spec.Settings.MCPServers); the front end closes it when it ends.
+	// nil: runs have no MCP tools.
+	MCP *mcp.Manager
 }
 
 // A Spec is one run, as a front end asks for it.
@@ -121,6 +128,11 @@ type Run struct {
 	trace  *trace.Writer
 	header trace.Header
 	warn   func(string)
+	now    func() time.Time
+	// prepare, when set, runs as the run starts: it starts the run's MCP
+	// servers, gives the run their tools, and returns the problems to
+	// report on the run.
+	prepare func(ctx context.Context) []string
 }
 
 // parts are what a live run and a replayed one take from different places.
@@ -130,6 +142,8 @@ type parts struct {
 	approver agent.Approver
 	proposer agent.Proposer
 	agents   []agent.Definition
+	// mcp are the tools of the run's MCP servers.
+	mcp []agent.Tool
 	// wrap replaces the tools that must not run again in a replay.
 	wrap func([]agent.Tool) []agent.Tool
 }
@@ -149,7 +163,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.RunID == "" {
 		spec.RunID = trace.NewRunID("main")
 	}
-	run := &Run{Task: spec.Task, warn: h.warn}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
 	if err := h.openTrace(run, spec); err != nil {
 		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
 	}
@@ -166,6 +180,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if run.trace != nil {
 		run.header = h.header(spec, p.agents)
 	}
+	run.prepare = h.prepareMCP(run, spec, p)
 	return run, nil
 }
 
@@ -192,7 +207,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
 				e.Proposer = nil // read-only unless the definition says otherwise
 			}
-			return p.wrap(tools.Builtin(e))
+			return p.wrap(append(tools.Builtin(e), listed(p.mcp, def)...))
 		},
 		Run: shared,
 	})
@@ -200,7 +215,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	cfg.Model = p.model
 	cfg.Agent = agent.Definition{Name: "main", MaxTurns: spec.Settings.MaxTurns,
 		Timeout: time.Duration(spec.Settings.TimeoutMinutes * float64(time.Minute))}
-	cfg.Tools = p.wrap(append(tools.Builtin(env), subagents...))
+	cfg.Tools = p.wrap(slices.Concat(tools.Builtin(env), subagents, p.mcp))
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
 	cfg.RunID = spec.RunID
@@ -273,6 +288,12 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 		settings[k] = v
 	}
 	settings["approvalMode"] = string(spec.Policy.Mode())
+	// A server's env, headers and arguments may hold credentials: the
+	// trace names the servers, and records their tools (MCPTools).
+	delete(settings, "mcpServers")
+	if len(spec.Settings.MCPServers) > 0 {
+		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
+	}
 	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
 	for _, d := range agents {
 		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
@@ -281,20 +302,39 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 }
 
 // Events starts the run and returns its event stream (see agent.Run),
-// writing the trace as it goes and closing it at the end.
+// writing the trace as it goes and closing it at the end. The run's MCP
+// servers start first; what went wrong with them follows run_start as
+// warning events.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
-	if r.trace == nil {
-		return agent.Run(ctx, r.Config, r.Task)
-	}
 	return func(yield func(agent.Event, error) bool) {
-		defer func() {
-			if err := r.trace.Close(); err != nil {
-				r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
-			}
-		}()
-		for ev, err := range r.trace.Run(ctx, r.Config, r.Task, r.header) {
+		var warnings []string
+		if r.prepare != nil {
+			warnings = r.prepare(ctx)
+		}
+		events := agent.Run(ctx, r.Config, r.Task)
+		if r.trace != nil {
+			defer func() {
+				if err := r.trace.Close(); err != nil {
+					r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
+				}
+			}()
+			events = r.trace.Run(ctx, r.Config, r.Task, r.header)
+		}
+		for ev, err := range events {
 			if !yield(ev, err) {
 				return
+			}
+			if err != nil || ev.Type != agent.EventRunStart {
+				continue
+			}
+			for _, w := range warnings {
+				wev := warning(ev, w, r.now())
+				if r.trace != nil {
+					r.trace.Event(wev)
+				}
+				if !yield(wev, nil) {
+					return
+				}
 			}
 		}
 	}

@@ -135,6 +135,8 @@ func ruleFromTable(t map[string]any) (*Rule, error) {
 			r.ToolName = strs(k, v)
 		case "subagent":
 			r.Subagent = str(k, v)
+		case "mcpName":
+			r.MCPName = str(k, v)
 		case "argsPattern":
 			r.ArgsPattern = str(k, v)
 		case "commandPrefix":
@@ -211,6 +213,9 @@ func appendRule(path string, r *Rule) error {
 	}
 	if r.Subagent != "" {
 		field("subagent", r.Subagent)
+	}
+	if r.MCPName != "" {
+		field("mcpName", r.MCPName)
 	}
 	if r.ArgsPattern != "" {
 		field("argsPattern", r.ArgsPattern)

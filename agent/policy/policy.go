@@ -232,8 +232,12 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 		}
 	}
 	if best == nil {
-		if p.mode == ModePlan {
+		switch {
+		case p.mode == ModePlan:
 			return agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}
+		case c.Trusted:
+			// An MCP server the user's own settings trust: no rule asks.
+			return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: TrustedRule}
 		}
 		return agent.PolicyDecision{Verdict: agent.VerdictAsk}
 	}
@@ -249,6 +253,22 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 		}
 	}
 	return d
+}
+
+// TrustedRule names what allowed a call of a trusted tool that no rule
+// decides.
+const TrustedRule = "trust: true in your settings"
+
+// TrustsFolder reports whether the user trusts the workspace folder root
+// as it is now (its policy file, see [Engine.TrustState]): the folder's own
+// configuration (an MCP server of its .agentls/settings.json) may then
+// start.
+func (p Policy) TrustsFolder(root string) bool {
+	if p.e == nil {
+		return false
+	}
+	st, err := p.e.TrustState(root)
+	return err == nil && st.Trusted
 }
 
 // AllowsPath reports whether a rule with a pathPattern allows tool to use

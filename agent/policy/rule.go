@@ -44,6 +44,10 @@ type Rule struct {
 	ToolName []string `json:"toolName,omitempty"`
 	// Subagent is the agent whose calls match ("codebase_investigator").
 	Subagent string `json:"subagent,omitempty"`
+	// MCPName makes the rule about the tools of an MCP server: the
+	// server's name, with * wildcards ("*": every server). ToolName then
+	// matches the tool's name on that server or its mcp_… name.
+	MCPName string `json:"mcpName,omitempty"`
 	// ArgsPattern is a regular expression matched against the call's
 	// arguments as JSON with sorted keys.
 	ArgsPattern string `json:"argsPattern,omitempty"`
@@ -107,6 +111,12 @@ func (r *Rule) compile() error {
 			return fmt.Errorf("toolName %q is not a name or a pattern", t)
 		}
 	}
+	if _, err := path.Match(r.MCPName, ""); err != nil {
+		return fmt.Errorf("mcpName %q is not a name or a pattern", r.MCPName)
+	}
+	if r.MCPName != "" && (r.commandRule() || r.CommandRegex != "" || r.PathPattern != nil) {
+		return fmt.Errorf("mcpName cannot be combined with commandPrefix, commandRegex or pathPattern")
+	}
 	for _, p := range r.CommandPrefix {
 		if strings.TrimSpace(p) == "" {
 			return fmt.Errorf("commandPrefix must not be empty")
@@ -165,8 +175,16 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func
 	if len(r.Modes) > 0 && !slices.Contains(r.Modes, m) {
 		return false
 	}
+	if r.MCPName != "" {
+		if c.Approval == nil || c.Approval.Server == "" {
+			return false
+		}
+		if ok, _ := path.Match(r.MCPName, c.Approval.Server); !ok {
+			return false
+		}
+	}
 	if len(r.ToolName) > 0 {
-		if !slices.ContainsFunc(r.ToolName, func(t string) bool { ok, _ := path.Match(t, c.Tool); return ok }) {
+		if !slices.ContainsFunc(r.ToolName, func(t string) bool { return r.toolMatches(t, c) }) {
 			return false
 		}
 	} else if r.commandRule() && c.Tool != ShellTool {
@@ -197,6 +215,19 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func
 	}
 	// Deny and ask rules match what would run, wherever it is in the line.
 	return slices.ContainsFunc(line.Calls, r.commandMatches) || slices.ContainsFunc(line.Runs, r.commandMatches)
+}
+
+// toolMatches reports whether the toolName pattern t matches c: its tool,
+// or, in a rule about an MCP server, the tool's name on the server.
+func (r *Rule) toolMatches(t string, c *agent.PolicyCall) bool {
+	if ok, _ := path.Match(t, c.Tool); ok {
+		return true
+	}
+	if r.MCPName == "" || c.Approval == nil || c.Approval.ServerTool == "" {
+		return false
+	}
+	ok, _ := path.Match(t, c.Approval.ServerTool)
+	return ok
 }
 
 // commandMatches reports whether a simple command matches r's command

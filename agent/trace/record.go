@@ -48,11 +48,25 @@ type Header struct {
 	// Subagents are the agents the run could start.
 	Subagents []AgentDef `json:"subagents,omitempty"`
 	// Tools is the tool profile: the tools the main agent was offered.
-	Tools         []string     `json:"tools"`
+	Tools []string `json:"tools"`
+	// MCPTools are the tools of MCP servers the run offered (to the main
+	// agent, or to a subagent that lists them), as declared: a replay
+	// declares them again, with no server.
+	MCPTools      []MCPTool    `json:"mcpTools,omitempty"`
 	Context       []Context    `json:"context,omitempty"`
 	Environment   *Environment `json:"environment,omitempty"`
 	ContextWindow int          `json:"contextWindow,omitempty"`
 	CompressAt    float64      `json:"compressAt,omitempty"`
+}
+
+// An MCPTool is a tool of an MCP server as a run declared it.
+type MCPTool struct {
+	Name        string          `json:"name"`   // mcp_{server}_{tool}
+	Server      string          `json:"server"` // the server's name in the settings
+	Tool        string          `json:"tool"`   // the tool's name on the server
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Trusted     bool            `json:"trusted,omitempty"`
 }
 
 // A Task is agent.Task as a trace records it.

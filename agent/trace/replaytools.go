@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"google.golang.org/genai"
 
@@ -16,19 +17,30 @@ import (
 
 // SideEffecting names the tools a replay never runs: their recorded
 // results stand in. Edit tools need no stand-in: their changes go through
-// the Proposer.
+// the Proposer. The tools of MCP servers (named mcp_…) never run either.
 var SideEffecting = []string{"run_shell_command"}
 
-// Tools returns ts with the tools named in names (none given:
-// SideEffecting) replaced by stand-ins that return the recorded results.
+// sideEffectingPrefix starts the names of the tools of MCP servers.
+const sideEffectingPrefix = "mcp_"
+
+// IsSideEffecting reports whether a replay gives the tool name its
+// recorded results instead of running it.
+func IsSideEffecting(name string) bool {
+	return slices.Contains(SideEffecting, name) || strings.HasPrefix(name, sideEffectingPrefix)
+}
+
+// Tools returns ts with the tools named in names (none given: the
+// side-effecting ones, see [IsSideEffecting]) replaced by stand-ins that
+// return the recorded results.
 func (rp *Replay) Tools(ts []agent.Tool, names ...string) []agent.Tool {
-	if len(names) == 0 {
-		names = SideEffecting
+	replace := IsSideEffecting
+	if len(names) > 0 {
+		replace = func(name string) bool { return slices.Contains(names, name) }
 	}
 	out := make([]agent.Tool, len(ts))
 	for i, t := range ts {
 		out[i] = t
-		if slices.Contains(names, t.Declaration().Name) {
+		if replace(t.Declaration().Name) {
 			out[i] = rp.Tool(t)
 		}
 	}

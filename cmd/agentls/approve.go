@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/edits"
 )
@@ -40,6 +41,10 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		if len(lines) > 1 {
 			what = fmt.Sprintf("run this command of %d lines in %s", len(lines), visible(ap.Dir))
 		}
+	}
+	if ap.Server != "" {
+		q := mcp.Question(ap, 300) // d shows the arguments whole
+		what = "a" + strings.TrimSuffix(strings.TrimPrefix(q, "A"), "?")
 	}
 	if t.yes {
 		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands an allow rule names: add one to your own policy file, "+
@@ -106,6 +111,9 @@ func (t *termApprover) keepGoing(ctx context.Context, ap agent.Approval) (bool, 
 // details shows an approval in full; the printer's lock is held.
 func (t *termApprover) details(ap agent.Approval, prefixes []string) {
 	t.p.line("  tool:    %s", ap.Tool)
+	if ap.Server != "" {
+		t.p.line("  %s", mcp.Question(ap, 0))
+	}
 	if ap.Command != "" {
 		cmd, _ := edits.Visible(ap.Command)
 		t.p.line("  command: %s", strings.ReplaceAll(cmd, "\n", "\n           "))

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/edits"
 )
 
@@ -110,7 +111,7 @@ func (p *printer) show(ev agent.Event, indent string) {
 		p.line("%s%s %s", indent, p.paint(cyan, "→"), what)
 	case agent.EventToolResult:
 		note := ""
-		if p.replay && ev.Call.Name == "run_shell_command" {
+		if p.replay && trace.IsSideEffecting(ev.Call.Name) {
 			note = " (recorded; not run)"
 		}
 		switch {
@@ -152,6 +153,8 @@ func (p *printer) show(ev agent.Event, indent string) {
 	case agent.EventCompressed:
 		c := ev.Compressed
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· history compressed (%s): %d → %d tokens", c.Method, c.Before, c.After)))
+	case agent.EventWarning:
+		p.line("%s%s", indent, p.paint(red, "⚠ "+visible(ev.Text)))
 	case agent.EventRetry:
 		r := ev.Retry
 		p.line("%s%s", indent, p.paint(dim, fmt.Sprintf("· %s: %s", r.Summary(), visible(firstLine(r.Error)))))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
@@ -96,14 +97,32 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	spec := b.spec()
 	spec.Proposer = &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
 	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
-	spec.Settings = contract.DefaultSettings()
-	spec.Settings.Model, spec.Settings.MaxTurns = *model, *maxTurns
-	spec.Settings.FastModel, spec.Settings.StrongModel, spec.Settings.ClassifierModel = *fast, *strong, *classifier
-	spec.Settings.LoopDetection = *loops
+	spec.Settings = userSettings(e, stderr)
+	// A flag given wins over the settings file.
+	fs.Visit(func(f *flag.Flag) {
+		st := &spec.Settings
+		switch f.Name {
+		case "model":
+			st.Model = *model
+		case "max-turns":
+			st.MaxTurns = *maxTurns
+		case "fast-model":
+			st.FastModel = *fast
+		case "strong-model":
+			st.StrongModel = *strong
+		case "classifier-model":
+			st.ClassifierModel = *classifier
+		case "loop-detection":
+			st.LoopDetection = *loops
+		}
+	})
 	spec.Task = agent.Task{Prompt: prompt}
 	spec.TracePath = *tracePath
 	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
-	run, err := newHost(e, traceDir, stderr).Build(ctx, spec)
+	host := newHost(e, traceDir, stderr)
+	host.MCP = mcp.New(mcp.Config{Environ: e, Secrets: host.Secrets, Version: version})
+	defer host.MCP.Close() // every MCP server, with its process group
+	run, err := host.Build(ctx, spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
@@ -116,6 +135,23 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
 	}
 	return exitCode(end.Reason)
+}
+
+// userSettings are the settings of the user's settings file over the
+// defaults; its problems are reported on w, and what is wrong keeps its
+// default.
+func userSettings(e env, w io.Writer) contract.Settings {
+	s := contract.DefaultSettings()
+	file := contract.UserSettingsFile(userConfigDir(e))
+	raw, err := contract.ReadSettingsFile(file)
+	if err != nil {
+		fmt.Fprintf(w, "agentls: settings ignored: %v\n", err)
+		return s
+	}
+	for _, p := range s.Merge(raw) {
+		fmt.Fprintf(w, "agentls: settings ignored: %s: %s\n", file, p)
+	}
+	return s
 }
 
 // parseFlags parses flags wherever they stand among the words (agentls run

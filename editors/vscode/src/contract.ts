@@ -2,7 +2,7 @@
 
 import type { Diagnostic, Range } from 'vscode-languageclient/node';
 
-export type EventType = 'run_start' | 'turn_start' | 'thought' | 'text' | 'tool_call' | 'approval_requested' | 'approval_decided' | 'edit_proposed' | 'edit_decided' | 'tool_result' | 'subagent_start' | 'subagent_activity' | 'subagent_end' | 'compressed' | 'model_routed' | 'usage' | 'retry' | 'turn_end' | 'run_end';
+export type EventType = 'run_start' | 'turn_start' | 'thought' | 'text' | 'tool_call' | 'approval_requested' | 'approval_decided' | 'edit_proposed' | 'edit_decided' | 'tool_result' | 'subagent_start' | 'subagent_activity' | 'subagent_end' | 'compressed' | 'model_routed' | 'usage' | 'retry' | 'warning' | 'turn_end' | 'run_end';
 
 export type StopReason = 'goal' | 'timeout' | 'max_turns' | 'aborted' | 'error' | 'no_complete_task' | 'loop';
 
@@ -55,6 +55,10 @@ export interface Event {
     command?: string;
     dir?: string;
     description?: string;
+    server?: string;
+    serverTool?: string;
+    /** any JSON value */
+    args?: unknown;
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
@@ -149,6 +153,7 @@ export interface ApprovalsResult {
     name?: string;
     toolName?: string[];
     subagent?: string;
+    mcpName?: string;
     argsPattern?: string;
     commandPrefix?: string[];
     commandRegex?: string;
@@ -206,6 +211,10 @@ export interface EventNotification {
     command?: string;
     dir?: string;
     description?: string;
+    server?: string;
+    serverTool?: string;
+    /** any JSON value */
+    args?: unknown;
     rule?: string;
     allowed?: boolean;
     withdrawn?: boolean;
@@ -320,6 +329,33 @@ export interface Settings {
     title: string;
     prompt: string;
   }[];
+  /** MCP servers whose tools runs may call, by name, with Gemini CLI's keys */
+  mcpServers: Record<string, {
+    /** the program of a server that speaks on stdin and stdout */
+    command?: string;
+    /** with command: its arguments */
+    args?: string[];
+    /** with command: variables set for it; $VAR and ${VAR} name agentls's own. Secrets reach a server only through env */
+    env?: Record<string, string>;
+    /** with command: the folder it starts in, relative to the workspace folder */
+    cwd?: string;
+    /** an SSE endpoint (or a streamable HTTP one with type http) */
+    url?: string;
+    /** with url: sse (the default) or http */
+    type?: "sse" | "http";
+    /** a streamable HTTP endpoint */
+    httpUrl?: string;
+    /** with url or httpUrl: headers sent with every request */
+    headers?: Record<string, string>;
+    /** milliseconds for the server to start and for each call; 0: 30 s to start, 10 min a call */
+    timeout?: number;
+    /** its tools run without asking (only from your own settings) */
+    trust?: boolean;
+    /** only these tools of the server (its own names) */
+    includeTools?: string[];
+    /** not these tools of the server; wins over includeTools */
+    excludeTools?: string[];
+  }>;
 }
 
 export interface DiagnosticsParams {
@@ -430,6 +466,85 @@ export const settingsSchema = {
       },
       "description": "code actions of your own",
       "default": []
+    },
+    "mcpServers": {
+      "type": "object",
+      "description": "MCP servers whose tools runs may call, by name, with Gemini CLI's keys",
+      "default": {},
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "command": {
+            "type": "string",
+            "description": "the program of a server that speaks on stdin and stdout"
+          },
+          "args": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "with command: its arguments"
+          },
+          "env": {
+            "type": "object",
+            "description": "with command: variables set for it; $VAR and ${VAR} name agentls's own. Secrets reach a server only through env",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "cwd": {
+            "type": "string",
+            "description": "with command: the folder it starts in, relative to the workspace folder"
+          },
+          "url": {
+            "type": "string",
+            "description": "an SSE endpoint (or a streamable HTTP one with type http)"
+          },
+          "type": {
+            "type": "string",
+            "description": "with url: sse (the default) or http",
+            "enum": [
+              "sse",
+              "http"
+            ]
+          },
+          "httpUrl": {
+            "type": "string",
+            "description": "a streamable HTTP endpoint"
+          },
+          "headers": {
+            "type": "object",
+            "description": "with url or httpUrl: headers sent with every request",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "timeout": {
+            "type": "integer",
+            "description": "milliseconds for the server to start and for each call; 0: 30 s to start, 10 min a call",
+            "minimum": 0
+          },
+          "trust": {
+            "type": "boolean",
+            "description": "its tools run without asking (only from your own settings)"
+          },
+          "includeTools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "only these tools of the server (its own names)"
+          },
+          "excludeTools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "not these tools of the server; wins over includeTools"
+          }
+        },
+        "additionalProperties": false
+      }
     }
   },
   "title": "Settings",
@@ -450,7 +565,8 @@ export const defaultSettings: Readonly<Settings> = {
   "loopDetection": true,
   "events": false,
   "diagnostics": false,
-  "customActions": []
+  "customActions": [],
+  "mcpServers": {}
 };
 
 export type PluginSetting = 'events' | 'diagnostics';

@@ -18,7 +18,7 @@ import {
 import { type EventNotification, eventMethod, isEventNotification, shorten } from './events';
 import { Review } from './review';
 import { type RunInfo, RunsTable, endMessage } from './runs';
-import { type InitializationOptions, type Settings, initializationOptions, readSettings } from './settings';
+import { type InitializationOptions, type Settings, initializationOptions, readSettings, userScopeOnly } from './settings';
 import { Transcript } from './transcript';
 
 const transcriptScheme = 'agentls-transcript';
@@ -45,7 +45,12 @@ export async function deactivate(): Promise<void> {
 
 /** The section "agentls" as VS Code has it (defaults included). */
 function rawSettings(scope?: vscode.ConfigurationScope): unknown {
-  return vscode.workspace.getConfiguration(undefined, scope).get<unknown>('agentls');
+  return userScopeOnly(vscode.workspace.getConfiguration(undefined, scope).get<unknown>('agentls'), userServers());
+}
+
+/** The user-scope value of agentls.mcpServers: only the user's own settings start servers. */
+function userServers(): unknown {
+  return vscode.workspace.getConfiguration('agentls').inspect<unknown>('mcpServers')?.globalValue;
 }
 
 class Extension implements vscode.Disposable {
@@ -155,7 +160,9 @@ class Extension implements vscode.Disposable {
               return res;
             }
             return res.map((value: unknown, i) =>
-              params.items[i]?.section === 'agentls' ? initializationOptions(readSettings(value).settings.server) : value,
+              params.items[i]?.section === 'agentls'
+                ? initializationOptions(readSettings(userScopeOnly(value, userServers())).settings.server)
+                : value,
             );
           },
           didChangeConfiguration: () =>

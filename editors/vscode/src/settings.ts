@@ -109,6 +109,9 @@ function checkProperty(p: Property, v: unknown): Checked<unknown> {
       return typeof v === 'boolean' ? ok(v) : wrongType(v);
     case 'array':
       return checkActions(p, v);
+    case 'object':
+      // mcpServers: the server checks each server and names what is wrong.
+      return typeof v === 'object' && v !== null && !Array.isArray(v) ? ok(v) : wrongType(v);
   }
   return wrongType(v);
 }
@@ -205,4 +208,24 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 /** initializationOptions are the server's settings with events turned on. */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
   return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true };
+}
+
+/**
+ * userScopeOnly gives the section the user-scope value of mcpServers
+ * (inspect().globalValue), whatever the workspace's settings say: a server
+ * starts a program, and a repository's .vscode/settings.json is anyone's.
+ * A workspace's own servers go in its .agentls/settings.json, which the
+ * server reads only in a folder the user trusts.
+ */
+export function userScopeOnly(section: unknown, userServers: unknown): unknown {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+    return section;
+  }
+  const out: Record<string, unknown> = { ...(section as Record<string, unknown>) };
+  if (userServers === undefined) {
+    delete out.mcpServers;
+  } else {
+    out.mcpServers = userServers;
+  }
+  return out;
 }

