@@ -7,5 +7,5 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 node --version
-(cd acp/testdata/client && npm ci --no-audit --no-fund)
+(cd "$(dirname "${BASH_SOURCE[0]}")/../acp/testdata/client" && npm ci --no-audit --no-fund --loglevel=error)
 export AGENTLS_REQUIRE_NODE=1

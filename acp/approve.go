@@ -3,13 +3,16 @@ package acp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/edits"
 )
 
 // approver asks the user, with session/request_permission on the call, to
@@ -69,7 +72,11 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 		}
 		if option == answerSave {
 			if _, err := t.ss.engine.Save(r.ID, policy.WorkspaceFile(t.ss.root)); err != nil {
-				t.ss.update(ctx, acpsdk.UpdateAgentMessageText(t.separator()+"agentls: the rule was not saved (it holds for this session): "+err.Error()+"\n\n"))
+				msg := "the rule was not saved (it holds for this session): " + err.Error()
+				if untrusted := (*policy.UntrustedError)(nil); errors.As(err, &untrusted) {
+					msg = err.Error() + ". To trust the folder's policy file, run `agentls trust --workspace " + t.ss.root + "` in a terminal: it shows the file's allow rules and asks."
+				}
+				t.ss.update(ctx, acpsdk.UpdateAgentMessageText(t.separator()+"agentls: "+msg+"\n\n"))
 			}
 		}
 		return true, nil
@@ -125,20 +132,37 @@ func (a *approver) ask(ctx context.Context, tc acpsdk.ToolCallUpdate, options []
 	return option, nil
 }
 
-// question says what is asked: "Run `go test ./...` in /ws?" and what the
-// model said the command is for.
+// question says what is asked: "Run `go test ./...` in /ws?" with every
+// line of the command, characters that could hide what runs shown escaped
+// and flagged; what the model said the command is for; and the files the
+// command will not see as the editor has them. An MCP tool's question names
+// the server, the tool and the arguments.
 func (a *approver) question(ap agent.Approval) string {
+	if ap.Server != "" {
+		return mcp.Question(ap, 4000)
+	}
 	var b strings.Builder
 	if ap.Command != "" {
-		fmt.Fprintf(&b, "Run\n\n%s\n\n", fenced(ap.Command))
+		cmd, hidden := edits.Visible(strings.TrimRight(ap.Command, "\n"))
+		fmt.Fprintf(&b, "Run\n\n%s\n", fenced(cmd))
 		if ap.Dir != "" {
-			fmt.Fprintf(&b, "in %s?", a.t.ss.ws.ClientPath(ap.Dir))
+			where, _ := edits.VisibleLine(a.t.ss.ws.ClientPath(ap.Dir))
+			fmt.Fprintf(&b, "\nin %s?", where)
+		}
+		if hidden {
+			b.WriteString("\n\nWarning: the command holds control or invisible characters (shown escaped, as \\x1b or \\u202e).")
 		}
 	} else {
 		fmt.Fprintf(&b, "Allow agentls to use %s?", ap.Tool)
 	}
 	if d := strings.TrimSpace(ap.Description); d != "" {
+		d, _ = edits.VisibleLine(d)
 		fmt.Fprintf(&b, "\n\n%s", d)
+	}
+	if ap.Command != "" {
+		if names := a.t.fs.unsaved(); len(names) > 0 {
+			fmt.Fprintf(&b, "\n\nUnsaved in the editor, not seen by the command: %s.", strings.Join(names, ", "))
+		}
 	}
 	return b.String()
 }
@@ -147,6 +171,7 @@ func (a *approver) question(ap agent.Approval) string {
 func quoteCommands(prefixes []string) string {
 	q := make([]string, len(prefixes))
 	for i, p := range prefixes {
+		p, _ = edits.VisibleLine(p)
 		q[i] = "`" + p + "`"
 	}
 	return strings.Join(q, ", ")

@@ -19,6 +19,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/runner"
 )
@@ -88,6 +89,7 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 		},
 		Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir},
 	}
+	host.MCP = mcp.New(mcp.Config{Environ: host.Environ, Version: "test"})
 	srv := acp.New(acp.Config{Host: host, Settings: cfg.settings, Problems: cfg.problems, Version: "test",
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	c2sR, c2sW := io.Pipe()
@@ -108,6 +110,7 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 		cancel()
 		c2sW.Close()
 		<-h.served
+		host.MCP.Close()
 		s2cR.Close()
 		<-h.conn.Done()
 	})

@@ -103,7 +103,7 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		ss.update(ctx, acpsdk.UpdateAgentMessageText("agentls: policy rules ignored: "+strings.ReplaceAll(err.Error(), "\n", "; ")+"\n\n"))
 	}
 	t := newTurn(ctx, ss)
-	settings := ss.srv.cfg.Settings
+	settings := ss.settings
 	settings.Model = ss.currentModel()
 	mode := ss.currentMode()
 	settings.ApprovalMode = string(mode)

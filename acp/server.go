@@ -134,6 +134,8 @@ func (s *Server) initialize(p acpsdk.InitializeRequest) (acpsdk.InitializeRespon
 			// @-mention's file); no images or audio: a task is text.
 			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true},
 			SessionCapabilities: acpsdk.SessionCapabilities{Close: &acpsdk.SessionCloseCapabilities{}},
+			// Stdio servers every agent takes; HTTP and SSE ones too.
+			McpCapabilities: acpsdk.McpCapabilities{Http: s.cfg.Host.MCP != nil, Sse: s.cfg.Host.MCP != nil},
 		},
 	}, nil
 }

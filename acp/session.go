@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -29,6 +30,9 @@ type session struct {
 
 	// turn is held by the turn under way: a session runs one at a time.
 	turn chan struct{}
+
+	// settings are the user's, with the client's MCP servers.
+	settings contract.Settings
 
 	mu     sync.Mutex
 	mode   policy.Mode
@@ -69,12 +73,16 @@ func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, 
 		mode = policy.ModeDefault // the settings' problems say so
 	}
 	ss := &session{id: newSessionID(), srv: s, ws: ws, root: ws.Roots()[0], engine: policy.New(s.cfg.PolicyFile),
-		turn: make(chan struct{}, 1), mode: mode, model: s.cfg.Settings.Model}
+		turn: make(chan struct{}, 1), mode: mode, model: s.cfg.Settings.Model, settings: s.cfg.Settings}
 	for _, p := range s.cfg.Problems {
 		ss.notices = append(ss.notices, "settings: "+p)
 	}
-	if names := serverNames(servers); len(names) > 0 {
-		ss.notices = append(ss.notices, fmt.Sprintf("agentls does not use the client's MCP servers yet; not connected: %s", strings.Join(names, ", ")))
+	if s.cfg.Host.MCP != nil {
+		var problems []string
+		ss.settings, problems = withClientServers(s.cfg.Settings, servers)
+		ss.notices = append(ss.notices, problems...)
+	} else if names := serverNames(servers); len(names) > 0 {
+		ss.notices = append(ss.notices, fmt.Sprintf("this agentls runs no MCP servers; not connected: %s", strings.Join(names, ", ")))
 	}
 	s.mu.Lock()
 	s.sessions[ss.id] = ss

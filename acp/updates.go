@@ -9,6 +9,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/edits"
 )
 
 // A turn is one session/prompt under way: its run's events become
@@ -85,6 +86,10 @@ func (t *turn) event(ev agent.Event) {
 			t.ss.update(t.ctx, acpsdk.SessionUpdate{UsageUpdate: &acpsdk.SessionUsageUpdate{
 				Used: int(ev.Usage.Prompt + ev.Usage.Output + ev.Usage.Thoughts), Size: t.size}})
 		}
+	case agent.EventWarning:
+		if main && ev.Text != "" {
+			t.ss.update(t.ctx, acpsdk.UpdateAgentMessageText(t.separator()+"agentls: "+ev.Text+"\n\n"))
+		}
 	case agent.EventRetry:
 		if main && ev.Retry != nil {
 			t.retry(*ev.Retry)
@@ -114,6 +119,7 @@ func (t *turn) startCall(ev agent.Event) {
 	if c.title == "" {
 		c.title = c.name
 	}
+	c.title, _ = edits.VisibleLine(c.title) // the model's words: nothing hidden in them
 	id := wireID(ev.RunID, ev.Call.ID)
 	t.mu.Lock()
 	t.calls[string(id)] = c

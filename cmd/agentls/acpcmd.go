@@ -8,10 +8,9 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
 )
@@ -54,6 +53,8 @@ func acpCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	host := newHost(e, traceDir, stderr)
 	host.Warn = func(msg string) { logger.Warn(msg) }
+	host.MCP = mcp.New(mcp.Config{Environ: e, Secrets: host.Secrets, Version: version})
+	defer host.MCP.Close() // every MCP server, with its process group, once the turns have stopped
 	srv := acp.New(acp.Config{Host: host, Settings: settings, Problems: problems,
 		PolicyFile: userPolicyFile(e), Version: version, Logger: logger})
 	if err := srv.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
@@ -75,21 +76,14 @@ func acpSettings(e env, file string) (contract.Settings, []string) {
 			problems = append(problems, where+": "+p)
 		}
 	}
-	var files []string
-	if dir := userConfigDir(e); dir != "" {
-		files = append(files, filepath.Join(dir, "settings.json"))
-	}
-	if file != "" {
-		files = append(files, file)
-	}
-	for i, f := range files {
-		raw, err := os.ReadFile(f)
+	for _, f := range []string{contract.UserSettingsFile(userConfigDir(e)), file} {
+		raw, err := contract.ReadSettingsFile(f)
 		switch {
-		case errors.Is(err, os.ErrNotExist) && i == 0 && f != file:
-			// No user settings file: the defaults.
 		case err != nil:
-			problems = append(problems, err.Error())
-		default:
+			problems = append(problems, fmt.Sprintf("%s is ignored: %v", f, err))
+		case raw == nil && f == file && f != "":
+			problems = append(problems, fmt.Sprintf("%s: no such file", f))
+		case raw != nil:
 			merge(f, raw)
 		}
 	}
