@@ -38,6 +38,12 @@ func (s *Server) prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
 	defer end()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed { // Serve stopped while the turn waited for the one before
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
+	}
 	return ss.run(turnCtx, task)
 }
 

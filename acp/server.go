@@ -62,18 +62,23 @@ func New(cfg Config) *Server {
 // in or ctx ends; either stops every turn (their commands are killed,
 // nothing is written after) and returns once they have stopped.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	w := &lockedWriter{w: out}
+	g := newGate(out, s.log.Handler())
+	defer g.close()
 	pr, pw := io.Pipe()
-	go guard(in, pw, w, s.log)
-	conn := acpsdk.NewAgentSideConnection(adapter{s}, w, pr)
-	conn.SetLogger(s.log)
+	go guard(in, pw, g, g.logger())
+	conn := acpsdk.NewAgentSideConnection(adapter{s}, g, pr)
+	conn.SetLogger(g.logger())
 	s.conn = conn
 	close(s.connected)
 	select {
 	case <-conn.Done():
+		// The client closed its end: every request it sent is answered
+		// (a turn, cancelled) before Serve returns.
+		s.closeAll()
+		g.drain()
 	case <-ctx.Done():
+		s.closeAll()
 	}
-	s.closeAll()
 	s.turns.Wait()
 	pr.Close()
 	return ctx.Err()
