@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"github.com/agentls/agentls/agent/policy"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,10 +28,9 @@ func UserSettingsFile(dir string) string {
 }
 
 // WorkspaceSettingsFile is the settings file of the workspace folder root,
-// <root>/.agentls/settings.json.
-func WorkspaceSettingsFile(root string) string {
-	return filepath.Join(root, ".agentls", SettingsFileName)
-}
+// <root>/.agentls/settings.json: one of the files the user's trust in the
+// folder covers (policy.TrustedFiles).
+func WorkspaceSettingsFile(root string) string { return policy.WorkspaceSettingsFile(root) }
 
 // ReadSettingsFile reads a settings file for [Settings.Merge] or
 // [Settings.MergeWorkspace]: a JSON object, where // and /* */ comments

@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/runner"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -130,10 +131,10 @@ func (s *Server) trustFolder(ctx context.Context, eng *policy.Engine, folder str
 		return err
 	}
 	if st.Hash == "" {
-		return fmt.Errorf("%s has no policy file (%s)", root, st.File)
+		return fmt.Errorf("%s has no configuration of its own to trust (%s, %s)", root, st.File, policy.WorkspaceSettingsFile(root))
 	}
 	if st.Trusted {
-		s.showMessage(ctx, true, "agentls: "+st.File+" is trusted as it is.")
+		s.showMessage(ctx, true, "agentls: the configuration of "+root+" is trusted as it is.")
 		return nil
 	}
 	item, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
@@ -146,20 +147,20 @@ func (s *Server) trustFolder(ctx context.Context, eng *policy.Engine, folder str
 	return eng.Trust(root, st.Hash)
 }
 
-// trustQuestion asks to trust a policy file, with what its allow rules let
-// run without asking.
+// trustQuestion asks to trust a folder's configuration, with what it would
+// switch on.
 func trustQuestion(st policy.TrustState) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Trust %s as it is now? ", st.File)
-	if len(st.Allows) == 0 {
-		b.WriteString("It has no allow rules; its deny and ask rules apply anyway.")
+	fmt.Fprintf(&b, "Trust the agentls configuration of %s as it is now? ", st.Folder)
+	if lines := runner.TrustSummary(st); len(lines) == 0 {
+		b.WriteString("It switches nothing on; its deny and ask rules apply anyway.")
 	} else {
-		fmt.Fprintf(&b, "These %d allow rules of the repository would then run without asking:", len(st.Allows))
-		for _, r := range st.Allows {
-			b.WriteString("\n- " + policy.Describe(r))
+		b.WriteString("The repository's configuration would then:")
+		for _, l := range lines {
+			b.WriteString("\n- " + l)
 		}
 	}
-	b.WriteString("\nA change to the file needs trust again.")
+	b.WriteString("\nA change to .agentls/policy.toml or .agentls/settings.json needs trust again.")
 	shown, _ := edits.Visible(b.String())
 	return shown
 }

@@ -80,8 +80,9 @@ func TestTrustWorkspacePolicyFile(t *testing.T) {
 	}
 	approvals(t, s, `{"action": "trust"}`)
 	q := s.ed.Questions()
-	if want := "Trust " + policy.WorkspaceFile(s.root) + " as it is now? These 1 allow rules of the repository would then run without asking:\n" +
-		"- allow commands starting with `touch` (" + policy.WorkspaceFile(s.root) + ":1)\nA change to the file needs trust again. [Trust | Do not trust]"; q[len(q)-1] != want {
+	if want := "Trust the agentls configuration of " + s.root + " as it is now? The repository's configuration would then:\n" +
+		"- allow without asking: allow commands starting with `touch` (" + policy.WorkspaceFile(s.root) + ":1)\n" +
+		"A change to .agentls/policy.toml or .agentls/settings.json needs trust again. [Trust | Do not trust]"; q[len(q)-1] != want {
 		t.Errorf("trust question:\n%s\nwant\n%s", q[len(q)-1], want)
 	}
 	runToEnd(t, s, "make b")

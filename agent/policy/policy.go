@@ -99,7 +99,7 @@ type ruleFile struct {
 	mod    time.Time
 	size   int64
 	exists bool
-	hash   string // of the content as read
+	hash   string // of the workspace folder's configuration, at the last Load
 	rules  []*Rule
 }
 
@@ -133,6 +133,13 @@ func (e *Engine) Load(roots []string) error {
 		if err := want[i].refresh(); err != nil {
 			errs = append(errs, err)
 		}
+		if f := want[i]; f.source == SourceWorkspace {
+			// The settings file may change with the policy file unchanged.
+			var err error
+			if f.hash, err = folderHash(f.root); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
 	e.files = want
 	if err := e.loadTrust(); err != nil {
@@ -155,7 +162,7 @@ func (e *Engine) file(path string) *ruleFile {
 func (f *ruleFile) refresh() error {
 	fi, err := os.Stat(f.path)
 	if errors.Is(err, os.ErrNotExist) {
-		f.exists, f.rules, f.hash = false, nil, ""
+		f.exists, f.rules = false, nil
 		return nil
 	}
 	if err != nil {
@@ -173,7 +180,6 @@ func (f *ruleFile) refresh() error {
 	if rules == nil && err != nil {
 		return err // not TOML: keep the rules of the last good read
 	}
-	f.hash = contentHash(data)
 	for _, r := range rules {
 		if f.root != "" {
 			r.Dir = f.root
@@ -386,7 +392,10 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		if err := checkWorkspaceFile(root, path); err != nil {
 			return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
 		}
-		before = e.trustState(root)
+		var err error
+		if before, err = e.trustState(root); err != nil {
+			return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
+		}
 	}
 	if err := appendRule(path, &r); err != nil {
 		return Rule{}, fmt.Errorf("save rule %s: %w", id, err)
@@ -400,6 +409,11 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		e.files = append(e.files, f)
 	}
 	err := f.refresh()
+	if !user {
+		var herr error
+		f.hash, herr = folderHash(root)
+		err = errors.Join(err, herr)
+	}
 	saved := r
 	if n := len(f.rules); n > 0 {
 		saved = *f.rules[n-1]
@@ -408,8 +422,8 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		e.session = slices.Delete(e.session, i, i+1)
 		return saved, err
 	}
-	if !before.Trusted && len(before.Allows) > 0 {
-		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows})
+	if !before.Trusted && (len(before.Allows) > 0 || before.Settings != "") {
+		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows, Settings: before.Settings})
 	}
 	if terr := e.trust(root, f.hash); terr != nil {
 		return saved, errors.Join(err, fmt.Errorf("save rule %s: trust the folder: %w", id, terr))
@@ -418,17 +432,27 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 	return saved, err
 }
 
-// trustState is TrustState with e.mu held: the file is read now, and a
-// file that is not valid TOML counts as holding allow rules.
-func (e *Engine) trustState(root string) TrustState {
+// trustState is TrustState with e.mu held: the files are read now, and a
+// policy file that is not valid TOML counts as holding allow rules.
+func (e *Engine) trustState(root string) (TrustState, error) {
 	root = filepath.Clean(root)
 	st := TrustState{Folder: root, File: WorkspaceFile(root)}
-	data, err := os.ReadFile(st.File)
-	if err != nil {
-		return st
+	hash, err := folderHash(root)
+	if err != nil || hash == "" {
+		return st, err
 	}
-	st.Hash = contentHash(data)
+	st.Hash = hash
 	st.Trusted = e.trusted[root] == st.Hash
+	if _, err := os.Stat(WorkspaceSettingsFile(root)); err == nil {
+		st.Settings = WorkspaceSettingsFile(root)
+	}
+	data, err := os.ReadFile(st.File)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, err
+	}
 	rules, perr := ParseFile(st.File, string(data), SourceWorkspace)
 	if rules == nil && perr != nil {
 		st.Allows = []Rule{{ID: st.File, Name: "a file agentls cannot read", Decision: agent.VerdictAllow}}
@@ -439,7 +463,7 @@ func (e *Engine) trustState(root string) TrustState {
 			st.Allows = append(st.Allows, *r)
 		}
 	}
-	return st
+	return st, nil
 }
 
 func quoteList(ss []string) string {

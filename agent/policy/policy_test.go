@@ -451,3 +451,44 @@ func ids(rs []Rule) []string {
 	}
 	return out
 }
+
+// Trust covers the folder's settings file as well as its policy file: a
+// folder with a settings file alone can be trusted; a change to the
+// settings file (a pull that adds an MCP server) withdraws trust; saving an
+// "always" answer does not trust a settings file the user has not seen.
+func TestTrustCoversTheSettingsFile(t *testing.T) {
+	t.Parallel()
+	e, ws := engine(t, "", "")
+	os.Remove(WorkspaceFile(ws))
+	settings := WorkspaceSettingsFile(ws)
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(`{"mcpServers": {"fs": {"command": "npx"}}}`), 0o644)
+	p := e.WithMode(ModeDefault)
+
+	r, _ := e.AllowAlways([]string{"go test"}, ws)
+	_, err := e.Save(r.ID, WorkspaceFile(ws))
+	var untrusted *UntrustedError
+	if !errors.As(err, &untrusted) || untrusted.Settings != settings {
+		t.Fatalf("Save in a folder with an unseen settings file: %v, want an UntrustedError naming it", err)
+	}
+	if p.TrustsFolder(ws) {
+		t.Fatal("saving an always answer trusted the settings file")
+	}
+	st, err := e.TrustState(ws)
+	if err != nil || st.Hash == "" || st.Settings != settings || st.Trusted {
+		t.Fatalf("TrustState = %+v, %v", st, err)
+	}
+	if err := e.Trust(ws, st.Hash); err != nil {
+		t.Fatal(err)
+	}
+	if !p.TrustsFolder(ws) {
+		t.Fatal("the trusted folder is not trusted")
+	}
+	os.WriteFile(settings, []byte(`{"mcpServers": {"fs": {"command": "npx"}, "evil": {"command": "curl"}}}`), 0o644)
+	if p.TrustsFolder(ws) {
+		t.Error("a changed settings file kept the folder's trust")
+	}
+	if err := e.Trust(ws, st.Hash); !errors.Is(err, ErrChanged) {
+		t.Errorf("Trust with the hash of the old content: %v, want ErrChanged", err)
+	}
+}

@@ -14,23 +14,54 @@ import (
 	"github.com/agentls/agentls/agent"
 )
 
-// A workspace's policy file comes with the repository, and a repository can
-// be anyone's: its allow rules take effect only where the user trusts that
-// file. Trust is given on purpose ([Engine.Trust], after the user saw the
-// file's allow rules) and is bound to the file's content: the file
-// trusted-folders beside the user's policy file holds one line per folder,
-// "sha256:<hex of the policy file> <folder>", and a file whose content
-// changed (a git pull) needs trust again. Saving an "always allow" answer
-// to a workspace's file keeps the trust it had, and trusts a file that held
-// no allow rules of its own: every allow rule in it is then the user's.
+// A workspace's configuration comes with the repository, and a repository
+// can be anyone's: what it would switch on — its policy file's allow rules,
+// the MCP servers its settings file would start — takes effect only where
+// the user trusts it. Trust is given on purpose ([Engine.Trust], after the
+// user saw what it switches on) and is bound to the content of those files
+// (TrustedFiles): the file trusted-folders beside the user's policy file
+// holds one line per folder, "sha256:<hex> <folder>", and a folder whose
+// files changed (a git pull) needs trust again. Saving an "always allow"
+// answer to a workspace's file keeps the trust it had, and trusts a folder
+// whose configuration held nothing of its own to switch on.
 
 // hashPrefix starts a trusted-folders line.
 const hashPrefix = "sha256:"
 
-// contentHash is the trust hash of a policy file's content.
-func contentHash(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hashPrefix + hex.EncodeToString(sum[:])
+// WorkspaceSettingsFile is the settings file of the workspace folder root,
+// <root>/.agentls/settings.json.
+func WorkspaceSettingsFile(root string) string {
+	return filepath.Join(root, ".agentls", "settings.json")
+}
+
+// TrustedFiles are the files of the workspace folder root that trust
+// covers: what in the folder can grant authority.
+func TrustedFiles(root string) []string {
+	return []string{WorkspaceFile(root), WorkspaceSettingsFile(root)}
+}
+
+// folderHash is the trust hash of the folder root's configuration as it is
+// now: "" when it has none of the TrustedFiles.
+func folderHash(root string) (string, error) {
+	h := sha256.New()
+	found := false
+	for _, path := range TrustedFiles(root) {
+		data, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			fmt.Fprintf(h, "%s absent\x00", filepath.Base(path))
+			continue
+		case err != nil:
+			return "", err
+		}
+		found = true
+		fmt.Fprintf(h, "%s %d\x00", filepath.Base(path), len(data))
+		h.Write(data)
+	}
+	if !found {
+		return "", nil
+	}
+	return hashPrefix + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // trustFile is the list of trusted folders, "" when there is no user file.
@@ -71,8 +102,11 @@ func (e *Engine) loadTrust() error {
 type TrustState struct {
 	Folder string
 	File   string // the folder's policy file
-	// Hash identifies the file's content as read ("" when there is no
-	// file); [Engine.Trust] trusts this content only.
+	// Settings is the folder's settings file when it has one: trusting the
+	// folder lets it start the MCP servers it names.
+	Settings string
+	// Hash identifies the content of the folder's configuration files as
+	// read ("" when it has none); [Engine.Trust] trusts this content only.
 	Hash string
 	// Allows are the file's allow rules: what runs without asking once the
 	// folder is trusted.
@@ -81,29 +115,29 @@ type TrustState struct {
 	Trusted bool
 }
 
-// Trust reads the policy file of the workspace folder root now and tells
-// whether the user trusts it, and what its allow rules are.
+// TrustState reads the configuration of the workspace folder root now and
+// tells whether the user trusts it, and what it would switch on.
 func (e *Engine) TrustState(root string) (TrustState, error) {
-	if _, err := os.Stat(WorkspaceFile(root)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return TrustState{Folder: filepath.Clean(root), File: WorkspaceFile(root)}, err
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.trustState(root), nil
+	return e.trustState(root)
 }
 
-// ErrChanged reports a policy file that changed after the user saw it.
-var ErrChanged = errors.New("the policy file changed since it was shown; look at it again")
+// ErrChanged reports a configuration that changed after the user saw it.
+var ErrChanged = errors.New("the folder's configuration changed since it was shown; look at it again")
 
-// Trust trusts the policy file of the workspace folder root with the
+// Trust trusts the configuration of the workspace folder root with the
 // content hash, from a [TrustState] the user was shown.
 func (e *Engine) Trust(root, hash string) error {
 	root = filepath.Clean(root)
-	data, err := os.ReadFile(WorkspaceFile(root))
+	now, err := folderHash(root)
 	if err != nil {
 		return fmt.Errorf("trust %s: %w", root, err)
 	}
-	if contentHash(data) != hash {
+	if now == "" {
+		return fmt.Errorf("trust %s: the folder has no .agentls/policy.toml or .agentls/settings.json to trust", root)
+	}
+	if now != hash {
 		return fmt.Errorf("trust %s: %w", root, ErrChanged)
 	}
 	e.mu.Lock()
@@ -128,7 +162,7 @@ func (e *Engine) trust(root, hash string) error {
 	}
 	slices.Sort(folders)
 	var b strings.Builder
-	b.WriteString("# Workspace folders whose .agentls/policy.toml the user trusts, with that file's hash.\n")
+	b.WriteString("# Workspace folders whose .agentls/policy.toml and .agentls/settings.json the user trusts, with their hash.\n")
 	for _, f := range folders {
 		fmt.Fprintf(&b, "%s %s\n", e.trusted[f], f)
 	}
@@ -160,21 +194,30 @@ func (e *Engine) inForce(r *Rule) bool {
 }
 
 // An UntrustedError reports a rule saved to a workspace's policy file that
-// the user does not trust: the file has allow rules of its own, which the
-// user has not seen. The rule stays in force for the session; later
-// sessions have it once the user trusts the folder.
+// the user does not trust: the folder's configuration switches on things of
+// its own (allow rules, a settings file), which the user has not seen. The
+// rule stays in force for the session; later sessions have it once the user
+// trusts the folder.
 type UntrustedError struct {
-	Folder string
-	Allows []Rule // the file's allow rules besides the saved one
+	Folder   string
+	Allows   []Rule // the file's allow rules besides the saved one
+	Settings string // the folder's settings file, if it has one
 }
 
 func (e *UntrustedError) Error() string {
-	names := make([]string, len(e.Allows))
-	for i, r := range e.Allows {
-		names[i] = Describe(r)
+	var own []string
+	if len(e.Allows) > 0 {
+		names := make([]string, len(e.Allows))
+		for i, r := range e.Allows {
+			names[i] = Describe(r)
+		}
+		own = append(own, "allow rules of its own: "+strings.Join(names, "; "))
 	}
-	return fmt.Sprintf("the rule is saved, but later sessions use it only once you trust %s, whose policy file has allow rules of its own: %s",
-		e.Folder, strings.Join(names, "; "))
+	if e.Settings != "" {
+		own = append(own, "a settings file that may start MCP servers ("+e.Settings+")")
+	}
+	return fmt.Sprintf("the rule is saved, but later sessions use it only once you trust %s, whose configuration has %s",
+		e.Folder, strings.Join(own, ", and "))
 }
 
 // Describe says what a rule matches and decides, in one line.

@@ -16,6 +16,7 @@ import (
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/runner"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
@@ -190,11 +191,15 @@ func quietSDKLog() {
 // are not in force, and how to trust it; "" when there is nothing to say.
 func untrustedNote(eng *policy.Engine, root string) string {
 	st, err := eng.TrustState(root)
-	if err != nil || st.Trusted || len(st.Allows) == 0 {
+	if err != nil || st.Trusted {
 		return ""
 	}
-	return fmt.Sprintf("%s has %d allow rules that are not in force: you have not trusted this folder's policy file as it is (agentls trust shows them and asks).",
-		relPolicyFile, len(st.Allows))
+	lines := runner.TrustSummary(st)
+	if len(lines) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("This folder's configuration (%s, .agentls/settings.json) is not in force: you have not trusted it as it is; it would %s (agentls trust shows it and asks).",
+		relPolicyFile, strings.Join(lines, "; "))
 }
 
 // relPolicyFile is a workspace's policy file, as users write it.

@@ -211,14 +211,14 @@ func TestTrustCommand(t *testing.T) {
 	env := map[string]string{"XDG_CONFIG_HOME": config}
 
 	code, out, _ := agentls(t, env, "n\n", "trust", "--workspace", dir)
-	if code == 0 || !strings.Contains(out, "has 1 allow rules; once you trust it, they run without asking:\n  allow commands starting with `touch`") {
+	if code == 0 || !strings.Contains(out, "Once you trust the configuration of "+dir+", it will:\n  allow without asking: allow commands starting with `touch`") {
 		t.Errorf("trust, answered n: exit %d:\n%s", code, out)
 	}
 	srv := geminitest.NewServer(t, touchTurns()...)
 	runEnv := fakeEnv(srv)
 	runEnv["XDG_CONFIG_HOME"] = config
 	_, out, _ = agentls(t, runEnv, "", "run", "--workspace", dir, "--yes", "make files")
-	if !strings.Contains(out, ".agentls/policy.toml has 1 allow rules that are not in force") {
+	if !strings.Contains(out, "This folder's configuration (.agentls/policy.toml, .agentls/settings.json) is not in force: you have not trusted it as it is; it would allow without asking: allow commands starting with `touch`") {
 		t.Errorf("run in an untrusted folder does not say so:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.txt")); err == nil {

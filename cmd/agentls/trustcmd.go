@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/runner"
 )
 
 // trustCmd shows the allow rules of a workspace's policy file and trusts
@@ -50,25 +51,25 @@ func trustCmd(args []string, stdin io.Reader, stdout, stderr io.Writer, e env) i
 		return exitError
 	}
 	if st.Hash == "" {
-		fmt.Fprintf(stderr, "agentls: %s has no policy file (%s)\n", root, st.File)
+		fmt.Fprintf(stderr, "agentls: %s has no configuration of its own to trust (%s, %s)\n", root, st.File, policy.WorkspaceSettingsFile(root))
 		return exitUsage
 	}
 	if st.Trusted {
-		fmt.Fprintf(stdout, "%s is trusted as it is.\n", st.File)
+		fmt.Fprintf(stdout, "The configuration of %s is trusted as it is.\n", root)
 		return 0
 	}
 	p := newPrinter(stdout, isTerminal(stdout))
-	if len(st.Allows) == 0 {
-		p.say("%s has no allow rules; its deny and ask rules apply anyway.", st.File)
+	if lines := runner.TrustSummary(st); len(lines) == 0 {
+		p.say("The configuration of %s switches nothing on; its deny and ask rules apply anyway.", root)
 	} else {
-		p.say("%s has %d allow rules; once you trust it, they run without asking:", st.File, len(st.Allows))
-		for _, r := range st.Allows {
-			shown, _ := edits.VisibleLine(policy.Describe(r))
+		p.say("Once you trust the configuration of %s, it will:", root)
+		for _, l := range lines {
+			shown, _ := edits.VisibleLine(l)
 			p.say("  %s", shown)
 		}
 	}
 	if !*yes {
-		answer, err := p.ask(context.Background(), newLines(stdin), "Trust this file as it is now? [y/n] ", "y = trust it, n = do not", nil)
+		answer, err := p.ask(context.Background(), newLines(stdin), "Trust it as it is now? [y/n] ", "y = trust it, n = do not", nil)
 		if err != nil || answer != answerYes {
 			if errors.Is(err, errNoAnswer) || err == nil {
 				p.say("Not trusted.")
@@ -80,6 +81,6 @@ func trustCmd(args []string, stdin io.Reader, stdout, stderr io.Writer, e env) i
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitError
 	}
-	p.say("Trusted %s. A change to it needs trust again.", st.File)
+	p.say("Trusted the configuration of %s. A change to .agentls/policy.toml or .agentls/settings.json needs trust again.", root)
 	return 0
 }
