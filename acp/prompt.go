@@ -106,7 +106,11 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		ss.update(ctx, acpsdk.UpdateAgentMessageText("agentls: "+n+"\n\n"))
 	}
 	if err := ss.engine.Load([]string{ss.root}); err != nil {
-		ss.update(ctx, acpsdk.UpdateAgentMessageText("agentls: policy rules ignored: "+strings.ReplaceAll(err.Error(), "\n", "; ")+"\n\n"))
+		// Told once, when the session opened; a file changed since is told
+		// on the turn it changed for.
+		if msg := "policy rules ignored: " + strings.ReplaceAll(err.Error(), "\n", "; "); ss.once(msg) {
+			ss.update(ctx, acpsdk.UpdateAgentMessageText("agentls: "+msg+"\n\n"))
+		}
 	}
 	t := newTurn(ctx, ss)
 	settings := ss.settings

@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/runner"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -41,6 +42,7 @@ type session struct {
 	// notices are what the next turn tells the user first (bad settings,
 	// MCP servers not used).
 	notices []string
+	told    map[string]bool // the notices told
 }
 
 // newSession opens a session in the client's folder cwd.
@@ -77,6 +79,14 @@ func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, 
 	for _, p := range s.cfg.Problems {
 		ss.notices = append(ss.notices, "settings: "+p)
 	}
+	if err := ss.engine.Load([]string{ss.root}); err != nil {
+		msg := "policy rules ignored: " + strings.ReplaceAll(err.Error(), "\n", "; ")
+		ss.once(msg)
+		ss.notices = append(ss.notices, msg)
+	}
+	if note := untrustedNote(ss.engine, ss.root); note != "" {
+		ss.notices = append(ss.notices, note)
+	}
 	if s.cfg.Host.MCP != nil {
 		var problems []string
 		ss.settings, problems = withClientServers(s.cfg.Settings, servers)
@@ -88,6 +98,21 @@ func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, 
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
 	return ss, nil
+}
+
+// untrustedNote says what the folder's own configuration would switch on
+// if the user trusted it, and how to; "" when there is nothing to say.
+func untrustedNote(eng *policy.Engine, root string) string {
+	st, err := eng.TrustState(root)
+	if err != nil || st.Trusted {
+		return ""
+	}
+	lines := runner.TrustSummary(st)
+	if len(lines) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("this folder's configuration (.agentls/policy.toml, .agentls/settings.json) is not in force: you have not trusted it as it is; it would %s. `agentls trust --workspace %s` in a terminal shows it and asks.",
+		strings.Join(lines, "; "), root)
 }
 
 func serverNames(servers []acpsdk.McpServer) []string {
@@ -151,6 +176,20 @@ func (ss *session) takeNotices() []string {
 	n := ss.notices
 	ss.notices = nil
 	return n
+}
+
+// once reports whether a notice is new to the session, and remembers it.
+func (ss *session) once(msg string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.told[msg] {
+		return false
+	}
+	if ss.told == nil {
+		ss.told = make(map[string]bool)
+	}
+	ss.told[msg] = true
+	return true
 }
 
 func (ss *session) currentMode() policy.Mode {

@@ -264,3 +264,20 @@ func TestCloseSession(t *testing.T) {
 		t.Errorf("a prompt to a closed session: %v", err)
 	}
 }
+
+// A folder whose own configuration is not trusted says what it would
+// switch on, and how to trust it, on the first turn.
+func TestUntrustedFolder(t *testing.T) {
+	t.Parallel()
+	h := start(t, clientFS, map[string]string{".agentls/policy.toml": "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make\"\ndecision = \"allow\"\n"},
+		[]geminitest.Turn{done("ok")})
+	sid := h.newSession().SessionId
+	if _, err := h.prompt(sid, "Go"); err != nil {
+		t.Fatal(err)
+	}
+	updates, _, _ := h.client.snapshot()
+	tr := transcript(updates)
+	if len(tr) == 0 || !strings.Contains(tr[0], "is not in force: you have not trusted it as it is; it would allow without asking") || !strings.Contains(tr[0], "agentls trust --workspace "+h.dir) {
+		t.Errorf("first update %q", tr[0])
+	}
+}
