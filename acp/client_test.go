@@ -238,3 +238,36 @@ func mustDecode(t *testing.T, raw []byte, v any) {
 		t.Fatalf("%s: %v", raw, err)
 	}
 }
+
+// replays checks that the turn's trace replays with agentls replay, offline,
+// on a folder holding files (what the turn started from): the replay ends
+// done, and the changes it applies to a scratch copy make main.go want.
+func (r *tsRun) replays(files map[string]string, want string) {
+	t := r.t
+	t.Helper()
+	traces, err := filepath.Glob(filepath.Join(r.state, "agentls", "runs", "*", "*.jsonl"))
+	if err != nil || len(traces) != 1 {
+		t.Fatalf("traces %v (%v), want the turn's one", traces, err)
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		write(t, filepath.Join(dir, name), text)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), nodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentlsBin, "replay", "--workspace", dir, "--apply", traces[0])
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "The replay followed the recording (recorded stop: goal)") {
+		t.Fatalf("agentls replay: %v\n%s", err, out)
+	}
+	_, copyDir, ok := strings.Cut(string(out), "The scratch copy is in ")
+	if !ok {
+		t.Fatalf("agentls replay names no scratch copy:\n%s", out)
+	}
+	copyDir = strings.TrimSpace(copyDir)
+	defer os.RemoveAll(copyDir)
+	if got, err := os.ReadFile(filepath.Join(copyDir, "main.go")); err != nil || string(got) != want {
+		t.Errorf("the replay's main.go = %q (%v), want %q", got, err, want)
+	}
+}

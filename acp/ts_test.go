@@ -64,6 +64,7 @@ func TestTSEditAllowed(t *testing.T) {
 	if !r.toldModel("The user accepted the change") {
 		t.Error("the model was not told the change was applied")
 	}
+	r.replays(map[string]string{"main.go": mainGo}, "package main\n\nfunc Greet() {}\n")
 }
 
 // A rejected edit is not written, and the model is told.
