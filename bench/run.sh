@@ -6,8 +6,11 @@
 #                                against a local fake Gemini server (wall, peak
 #                                RSS), and `agentls version`
 #   bash bench/run.sh memory     `agentls serve` RSS: idle, and with 1,000 open
-#                                1,000-line documents (bench/lspmem)
+#                                1,000-line documents (bench/lspmem); one 200 MB
+#                                document: didOpen time, RSS, changes
 #   bash bench/run.sh go         the Go benchmarks (go test -bench, -benchmem)
+#   bash bench/run.sh search     the search tools against ripgrep on Go's source
+#                                tree (bench/search.sh)
 #
 # Uses hyperfine when installed, else a loop with date; /usr/bin/time for
 # peak RSS. Timings here are measurements, never test assertions.
@@ -60,6 +63,8 @@ if [[ $what == all || $what == memory ]]; then
 	echo "== agentls serve memory (3 processes)"
 	go build -o "$tmp/lspmem" ./bench/lspmem
 	for _ in 1 2 3; do "$tmp/lspmem" -agentls "$tmp/agentls" -docs 1000 -lines 1000; done
+	echo "== one large document (3 processes)"
+	for _ in 1 2 3; do "$tmp/lspmem" -agentls "$tmp/agentls" -big 200; done
 fi
 
 if [[ $what == all || $what == go ]]; then
@@ -72,4 +77,10 @@ if [[ $what == all || $what == go ]]; then
 	bench ./edits 'Benchmark(Compute|TextEdits)$'      # 100 scattered changes, 10k and 100k lines
 	bench ./workspace 'BenchmarkOpen1000Docs$'         # the overlay's cost per open document
 	bench ./lsp 'Benchmark(Cancel|FirstRequest)$'      # cancel → progress end; first request bytes
+	bench ./workspace 'Benchmark(Change|OpenBig)$'     # a keystroke and a didOpen, 1 to 200 MB: rope vs string
+	bench ./agent/tools 'Benchmark(Grep|Glob)'         # the search tools on Go's source tree, in process
+fi
+
+if [[ $what == all || $what == search ]]; then
+	bash bench/search.sh
 fi

@@ -133,6 +133,8 @@ func settingsVocabulary(s *jsonschema.Schema) {
 	s.Properties["maxTurns"].ExclusiveMinimum = jsonschema.Ptr(0.0)
 	s.Properties["timeoutMinutes"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["shellTimeoutSeconds"].Minimum = jsonschema.Ptr(0.0)
+	s.Properties["traceMaxAgeDays"].Minimum = jsonschema.Ptr(0.0)
+	s.Properties["traceMaxSizeMB"].Minimum = jsonschema.Ptr(0.0)
 	action := s.Properties["customActions"]
 	action.Type, action.Types = "array", nil // null means the default
 	for _, p := range action.Items.Properties {

@@ -40,6 +40,10 @@ type Settings struct {
 	// MCPServers are the MCP servers whose tools runs may call, by name
 	// (mcp.go).
 	MCPServers map[string]MCPServer `json:"mcpServers" jsonschema:"MCP servers whose tools runs may call, by name, with Gemini CLI's keys"`
+	// TraceMaxAgeDays and TraceMaxSizeMB bound the traces kept: the newest
+	// runs, as long as they are younger and fit together (0: no limit).
+	TraceMaxAgeDays float64 `json:"traceMaxAgeDays" jsonschema:"traces older than this many days are deleted; 0: no age limit"`
+	TraceMaxSizeMB  float64 `json:"traceMaxSizeMB" jsonschema:"the newest traces are kept up to this many megabytes in all; 0: no size limit"`
 }
 
 // A CustomAction is a code action the user defined: a title and a prompt
@@ -57,7 +61,8 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}, MCPServers: map[string]MCPServer{}}
+		LoopDetection: true, CustomActions: []CustomAction{}, MCPServers: map[string]MCPServer{},
+		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
 // SettingEnums are the allowed values of the settings that take one of a
@@ -88,6 +93,8 @@ var settingsByKey = map[string]setting{
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
 	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
+	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),
+	"traceMaxSizeMB":      field(func(s *Settings) *float64 { return &s.TraceMaxSizeMB }, nonNegative),
 	"mcpServers":          nil, // merged server by server (Merge)
 }
 

@@ -193,6 +193,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop c
 	s.runs.wait()
 	s.tasks.Wait()
 	s.host.MCP.Close() // every MCP server, with its process group
+	s.host.Wait()      // a prune of the trace folder
 	go s.conn.Close()
 	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return err

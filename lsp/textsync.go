@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
@@ -83,18 +82,19 @@ func (s *Server) encoding() lspedit.Encoding {
 	return s.caps.encoding
 }
 
-// documentSync decodes didOpen and didChange itself, with encoding/json:
-// the protocol package's decoder grows a string with escapes from a
-// 32-byte buffer, which costs about six times a document's size in garbage
-// for every document opened (or replaced whole), and doubles the server's
-// peak memory with many open documents. The result is the same: URIs go
-// through uri.Parse, invalid UTF-8 becomes U+FFFD byte by byte.
+// documentSync decodes didOpen and didChange itself, with encoding/json
+// and, for large texts, decodeSync's own string decoder: the protocol
+// package's decoder grows a string with escapes from a 32-byte buffer,
+// which costs about six times a document's size in garbage for every
+// document opened (or replaced whole), and encoding/json takes seconds over
+// a 200 MB text. The result is the same: URIs go through uri.Parse,
+// invalid UTF-8 becomes U+FFFD byte by byte.
 func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case protocol.MethodTextDocumentDidOpen:
 			var p protocol.DidOpenTextDocumentParams
-			if err := json.Unmarshal(req.Params(), &p); err != nil {
+			if err := decodeSync(req.Params(), &p, func() []*string { return []*string{&p.TextDocument.Text} }); err != nil {
 				return nil, syncParamsError(req, err)
 			}
 			return nil, s.DidOpen(ctx, &p)
@@ -106,7 +106,14 @@ func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 					Text  string          `json:"text"`
 				} `json:"contentChanges"`
 			}
-			if err := json.Unmarshal(req.Params(), &p); err != nil {
+			texts := func() []*string {
+				ts := make([]*string, len(p.ContentChanges))
+				for i := range p.ContentChanges {
+					ts[i] = &p.ContentChanges[i].Text
+				}
+				return ts
+			}
+			if err := decodeSync(req.Params(), &p, texts); err != nil {
 				return nil, syncParamsError(req, err)
 			}
 			params := &protocol.DidChangeTextDocumentParams{TextDocument: p.TextDocument}

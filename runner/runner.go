@@ -73,6 +73,8 @@ type Host struct {
 	// Spec.Settings.MCPServers); the front end closes it when it ends.
 	// nil: runs have no MCP tools.
 	MCP *mcp.Manager
+
+	pruning pruning // of TraceDir, after a run starts (retention.go)
 }
 
 // A Spec is one run, as a front end asks for it.
@@ -257,6 +259,7 @@ func (h *Host) openTrace(run *Run, spec Spec) error {
 			return nil
 		}
 		path = trace.Path(h.TraceDir, spec.Root, spec.RunID)
+		defer h.pruneTraces(retention(spec))
 	}
 	w, err := trace.Create(path, trace.Options{Secrets: h.traceSecrets(), Now: h.Now})
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/edits/lspedit"
+	"github.com/agentls/agentls/edits/rope"
 )
 
 var (
@@ -30,19 +32,40 @@ type Change struct {
 	Text  string
 }
 
-// A buffer is the editor's text of one open document.
+// A buffer is the editor's text of one open document. It is a rope, so that
+// a change costs the same whatever the document's size; readers that need
+// the text as one string get it flattened once per version.
 type buffer struct {
-	text    string
+	doc     rope.Rope
 	version int32
-	// unsynced, when set, is the failed change after which text stopped
-	// being the editor's; text is then the last text known.
+	// unsynced, when set, is the failed change after which doc stopped
+	// being the editor's; doc is then the last text known.
 	unsynced error
+
+	flatOnce sync.Once
+	flat     string // doc as one string, once text has made it
+}
+
+// newBuffer is the buffer of doc; text, when not "", is doc's text already
+// made, which text then returns without a copy.
+func newBuffer(doc rope.Rope, text string, version int32) *buffer {
+	b := &buffer{doc: doc, version: version}
+	if text != "" {
+		b.flatOnce.Do(func() { b.flat = text })
+	}
+	return b
+}
+
+// text returns the buffer's text as one string, made at the first call.
+func (b *buffer) text() string {
+	b.flatOnce.Do(func() { b.flat = b.doc.String() })
+	return b.flat
 }
 
 // Open records the editor's text of path (didOpen). Opening an open path
-// replaces its buffer, whatever the version.
+// replaces its buffer, whatever the version. The rope shares text's memory.
 func (w *Workspace) Open(path, text string, version int32) {
-	b := &buffer{text: text, version: version}
+	b := newBuffer(rope.New(text), text, version)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buffers[canonical(w.roots, path)] = b
@@ -63,7 +86,7 @@ func (w *Workspace) Buffer(path string) (text string, version int32, ok bool) {
 	if !ok {
 		return "", 0, false
 	}
-	return b.text, b.version, true
+	return b.text(), b.version, true
 }
 
 // Version returns the version of the editor's buffer of path, if path is
@@ -106,16 +129,21 @@ func (w *Workspace) Change(path string, version int32, changes []Change, enc lsp
 		}
 		// Computed without the lock, so readers are not held up by a large
 		// edit; the swap below checks that nobody replaced the buffer since.
-		next := &buffer{version: version}
-		var err error
+		var (
+			next *buffer
+			err  error
+		)
 		if old.unsynced != nil {
-			next.text, err = resync(old.text, changes, enc)
+			next, err = resync(old.doc, changes, enc)
 		} else {
-			next.text, err = applyChanges(old.text, changes, enc)
+			next, err = applyChanges(old.doc, changes, enc)
 		}
 		if err != nil {
 			err = fmt.Errorf("change %s to version %d: %w", path, version, err)
-			next = &buffer{text: old.text, version: old.version, unsynced: cmp.Or(old.unsynced, err)}
+			next = &buffer{doc: old.doc, unsynced: cmp.Or(old.unsynced, err)}
+			next.version = old.version
+		} else {
+			next.version = version
 		}
 
 		w.mu.Lock()
@@ -132,32 +160,36 @@ func (w *Workspace) Change(path string, version int32, changes []Change, enc lsp
 
 // resync applies the changes of an out-of-sync buffer from its last whole
 // text on; without one, the editor's text stays unknown.
-func resync(text string, changes []Change, enc lspedit.Encoding) (string, error) {
+func resync(doc rope.Rope, changes []Change, enc lspedit.Encoding) (*buffer, error) {
 	for i := len(changes) - 1; i >= 0; i-- {
 		if changes[i].Range == nil {
-			return applyChanges(text, changes[i:], enc)
+			return applyChanges(doc, changes[i:], enc)
 		}
 	}
-	return "", ErrOutOfSync
+	return nil, ErrOutOfSync
 }
 
-// applyChanges returns text after changes, or the first error.
-func applyChanges(text string, changes []Change, enc lspedit.Encoding) (string, error) {
+// applyChanges returns the buffer of doc after changes, or the first error.
+// A change costs O(log n) plus its own length: the mapper walks the rope
+// to the lines it names, and the rope copies one path of its tree.
+func applyChanges(doc rope.Rope, changes []Change, enc lspedit.Encoding) (*buffer, error) {
+	whole := "" // the text of the last change, when it replaced everything
 	for i, c := range changes {
 		if c.Range == nil {
-			text = c.Text
+			doc, whole = rope.New(c.Text), c.Text
 			continue
 		}
-		start, end, err := lspedit.NewMapper(text).RangeOffsets(*c.Range, enc)
+		whole = ""
+		start, end, err := lspedit.NewLinesMapper(doc).RangeOffsets(*c.Range, enc)
 		if err != nil {
-			return "", fmt.Errorf("content change %d: %w", i, err)
+			return nil, fmt.Errorf("content change %d: %w", i, err)
 		}
-		if start < 0 || start > end || end > len(text) {
-			// Inv: the mapper returns offsets within text; a slice panic here
-			// would take the server down, so refuse instead.
-			return "", fmt.Errorf("content change %d: offsets [%d, %d) outside text of %d bytes", i, start, end, len(text))
+		if start < 0 || start > end || end > doc.Len() {
+			// Inv: the mapper returns offsets within the text; a panic in
+			// Replace would take the server down, so refuse instead.
+			return nil, fmt.Errorf("content change %d: offsets [%d, %d) outside text of %d bytes", i, start, end, doc.Len())
 		}
-		text = text[:start] + c.Text + text[end:]
+		doc = doc.Replace(start, end, c.Text)
 	}
-	return text, nil
+	return newBuffer(doc, whole, 0), nil
 }

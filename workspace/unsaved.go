@@ -1,9 +1,10 @@
 package workspace
 
 import (
-	"bytes"
 	"os"
 	"slices"
+
+	"github.com/agentls/agentls/edits/rope"
 )
 
 // Unsaved returns the canonical paths of the open buffers whose text is not
@@ -12,15 +13,16 @@ import (
 // those changes.
 func (w *Workspace) Unsaved() []string {
 	w.mu.RLock()
-	texts := make(map[string]string, len(w.buffers))
+	docs := make(map[string]rope.Rope, len(w.buffers))
 	for path, b := range w.buffers {
-		texts[path] = b.text
+		docs[path] = b.doc
 	}
 	w.mu.RUnlock()
 	var out []string
-	for path, text := range texts {
+	for path, doc := range docs {
+		// Compared piece by piece: the buffer is not flattened for it.
 		disk, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(disk, []byte(text)) {
+		if err != nil || len(disk) != doc.Len() || !doc.Equal(string(disk)) {
 			out = append(out, path)
 		}
 	}

@@ -31,7 +31,7 @@ type Workspace struct {
 	// Inv: roots is non-empty and never modified in place; SetRoots swaps in
 	// a new slice, so a reader may keep using the slice it got under mu.
 	roots   []root
-	buffers map[string]*buffer // Inv: keys are canonical; *buffer is immutable
+	buffers map[string]*buffer // Inv: keys are canonical; *buffer is immutable, but for its cached flat text
 }
 
 // A root is one workspace folder.

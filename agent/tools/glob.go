@@ -40,38 +40,39 @@ func glob(st *state) agent.Tool {
 			return agent.Errorf("%v", err), nil
 		}
 		where := place(st.env.FS.Rel(dir))
-		// Only the folder the pattern's fixed part names needs walking.
+		// Only the folder the pattern's fixed part names needs walking. It
+		// is resolved like any path: a link there must not lead out.
 		base, _ := doublestar.SplitPattern(pattern)
 		start := dir
 		if base != "." {
-			start = filepath.Join(dir, filepath.FromSlash(base))
+			if start, err = st.env.FS.Resolve(filepath.Join(dir, filepath.FromSlash(base))); err != nil {
+				return agent.Errorf("%v", err), nil
+			}
 		}
 		if _, err := st.env.FS.ReadDir(start); err != nil {
 			return agent.Result{Output: fmt.Sprintf("No files match %q in %s.", a.Pattern, where), Display: "Found no files"}, nil
 		}
-		res, err := walk(ctx, st.env.FS, start, maxWalkFiles)
+		keep := func(rel string) bool {
+			if base != "." {
+				rel = base + "/" + rel
+			}
+			ok, _ := doublestar.Match(pattern, rel)
+			return ok
+		}
+		res, err := walk(ctx, st.env.FS, start, walkOptions{keep: keep, stat: true})
 		if err != nil {
 			return agent.Result{}, err
 		}
-		var found []walkedFile
-		for _, f := range res.files {
-			rel := path.Join(base, f.rel)
-			if ok, _ := doublestar.Match(pattern, rel); ok {
-				f.rel = rel
-				found = append(found, f)
-			}
-		}
-		// Newest first: what the user is working on.
-		slices.SortStableFunc(found, func(a, b walkedFile) int {
-			if c := b.mod.Compare(a.mod); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.rel, b.rel)
-		})
+		found := res.files
+		// Newest first: what the user is working on. Ties keep path order.
+		slices.SortStableFunc(found, func(a, b walkedFile) int { return b.mod.Compare(a.mod) })
 		var b strings.Builder
-		if len(found) == 0 {
+		switch {
+		case len(found) == 0:
 			fmt.Fprintf(&b, "No files match %q in %s.\n", a.Pattern, where)
-		} else {
+		case len(found) > maxGlobResults:
+			fmt.Fprintf(&b, "%d files match %q in %s; showing the %d newest:\n", len(found), a.Pattern, where, maxGlobResults)
+		default:
 			fmt.Fprintf(&b, "%s %q in %s, newest first:\n", count(len(found), "file matches", "files match"), a.Pattern, where)
 		}
 		for _, f := range found[:min(len(found), maxGlobResults)] {
@@ -79,7 +80,7 @@ func glob(st *state) agent.Tool {
 			b.WriteString("\n")
 		}
 		if len(found) > maxGlobResults {
-			fmt.Fprintf(&b, "[Showing the %d newest of %d files; narrow the pattern or dir_path to see others.]\n", maxGlobResults, len(found))
+			fmt.Fprintf(&b, "[%d older files not shown; narrow the pattern or dir_path to see them.]\n", len(found)-maxGlobResults)
 		}
 		b.WriteString(walkNotes(res))
 		return agent.Result{Output: b.String(), Display: "Found " + count(len(found), "file", "files")}, nil
@@ -144,11 +145,19 @@ func walkNotes(res walkResult) string {
 	if res.ignored > 0 {
 		notes = append(notes, fmt.Sprintf("%d ignored paths (.git, .gitignore, .agentlsignore) were not searched", res.ignored))
 	}
-	if res.truncated {
-		notes = append(notes, fmt.Sprintf("the search stopped after %d files; narrow dir_path", maxWalkFiles))
+	if res.links > 0 {
+		notes = append(notes, count(res.links, "symbolic link", "symbolic links")+" to folders, out of the workspace or nowhere were not followed")
 	}
 	if len(notes) == 0 {
 		return ""
 	}
 	return "(" + strings.Join(notes, "; ") + ")\n"
+}
+
+// plural is one or many, as n asks.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -86,8 +86,8 @@ func TestGlobCap(t *testing.T) {
 	tr := play(t, script{files: files, calls: []*genai.FunctionCall{call("glob", map[string]any{"pattern": "*.txt"})}})
 	out := tr.replies(t)[0].Response["output"].(string)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 102 || lines[0] != `150 files match "*.txt" in the workspace root, newest first:` || lines[1] != "f000.txt" ||
-		lines[101] != "[Showing the 100 newest of 150 files; narrow the pattern or dir_path to see others.]" {
+	if len(lines) != 102 || lines[0] != `150 files match "*.txt" in the workspace root; showing the 100 newest:` || lines[1] != "f000.txt" ||
+		lines[101] != "[50 older files not shown; narrow the pattern or dir_path to see them.]" {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -7,15 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/policy"
 )
 
 //go:embed grep_search.md
@@ -37,21 +33,9 @@ type grepSearchArgs struct {
 
 type grepSearchTool struct{ *agent.Func[grepSearchArgs] }
 
-// A grepHit is the matches of one file.
-type grepHit struct {
-	name    string   // the path as the user sees it
-	lines   []string // "name:line: text", at most maxMatchesPerFile
-	matches int      // all matches of the file
-}
-
-// grepSkips counts the files a search left out, and why.
-type grepSkips struct {
-	binary, secret, large int
-}
-
 func grepSearch(st *state) agent.Tool {
 	return grepSearchTool{agent.NewFunc("grep_search", grepSearchDoc, func(ctx context.Context, call *agent.Call, a grepSearchArgs) (agent.Result, error) {
-		re, err := regexp.Compile(a.Pattern)
+		m, err := newLineMatcher(a.Pattern)
 		if err != nil {
 			return agent.Errorf("invalid regular expression %q: %v (RE2 syntax: no lookarounds or backreferences)", a.Pattern, err), nil
 		}
@@ -65,30 +49,25 @@ func grepSearch(st *state) agent.Tool {
 		if _, err := st.env.FS.ReadDir(dir); err != nil {
 			return agent.Errorf("cannot search %s: %v", cmp.Or(a.DirPath, "."), err), nil
 		}
-		res, err := walk(ctx, st.env.FS, dir, maxWalkFiles)
+		var keep func(string) bool
+		if a.Include != "" {
+			keep = func(rel string) bool { return includes(a.Include, rel) }
+		}
+		res, err := walk(ctx, st.env.FS, dir, walkOptions{keep: keep})
 		if err != nil {
 			return agent.Result{}, err
 		}
-		var files []walkedFile
-		for _, f := range res.files {
-			if includes(a.Include, f.rel) {
-				files = append(files, f)
-			}
-		}
-		hits, skips := st.grepFiles(ctx, re, files)
+		g := st.grep(ctx, m, res)
 		if err := ctx.Err(); err != nil {
 			return agent.Result{}, err
 		}
-		return grepReport(a, place(st.env.FS.Rel(dir)), hits, skips, res), nil
+		return grepReport(a, place(st.env.FS.Rel(dir)), g, res), nil
 	})}
 }
 
 // includes reports whether the file at rel matches the include glob: a glob
 // without "/" matches the file's name.
 func includes(include, rel string) bool {
-	if include == "" {
-		return true
-	}
 	if !strings.Contains(include, "/") {
 		rel = path.Base(rel)
 	}
@@ -96,140 +75,51 @@ func includes(include, rel string) bool {
 	return ok
 }
 
-// grepFiles searches files in parallel and returns their hits in the files'
-// order.
-func (st *state) grepFiles(ctx context.Context, re *regexp.Regexp, files []walkedFile) ([]grepHit, grepSkips) {
-	hits := make([]grepHit, len(files))
-	var (
-		mu    sync.Mutex
-		skips grepSkips
-		wg    sync.WaitGroup
-		next  = make(chan int)
-	)
-	skip := func(n *int) {
-		mu.Lock()
-		*n++
-		mu.Unlock()
-	}
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range next {
-				f := files[i]
-				name := st.env.FS.Rel(f.path)
-				switch {
-				case policy.IsSecret(f.path) && !st.allowsSecret("grep_search", name):
-					skip(&skips.secret)
-					continue
-				case f.size > maxGrepFileSize:
-					skip(&skips.large)
-					continue
-				}
-				text, err := st.env.FS.ReadFile(f.path)
-				if err != nil {
-					continue // gone since the walk, or a link to a folder
-				}
-				if _, bin := binaryKind(text); bin {
-					skip(&skips.binary)
-					continue
-				}
-				hits[i] = grepText(name, text, re)
-			}
-		})
-	}
-feed:
-	for i := range files {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return hits, skips
-}
-
-// grepText finds the lines of text that re matches.
-func grepText(name, text string, re *regexp.Regexp) grepHit {
-	h := grepHit{name: name}
-	// Most files do not match at all: skip their line split. A pattern
-	// anchored at line ends or at the text's ends may match a line and not
-	// the whole text.
-	if p := re.String(); !strings.ContainsAny(p, "^$") && !strings.Contains(p, `\A`) && !strings.Contains(p, `\z`) && !re.MatchString(text) {
-		return h
-	}
-	n := 0
-	for line := range strings.Lines(text) {
-		n++
-		line = strings.TrimRight(line, "\r\n")
-		if !re.MatchString(line) {
-			continue
-		}
-		h.matches++
-		if len(h.lines) < maxMatchesPerFile {
-			if len(line) > maxMatchLine {
-				line = truncateUTF8(line, maxMatchLine) + " […]"
-			}
-			h.lines = append(h.lines, fmt.Sprintf("%s:%d: %s", name, n, line))
-		}
-	}
-	return h
-}
-
-// grepReport prints the hits: at most maxMatches lines in path order, then
-// what was left out.
-func grepReport(a grepSearchArgs, where string, hits []grepHit, skips grepSkips, res walkResult) agent.Result {
-	var b strings.Builder
-	total, shown, files := 0, 0, 0
-	var capped []string
-	for _, h := range hits {
-		if h.matches == 0 {
-			continue
-		}
-		files++
-		total += h.matches
-		if h.matches > len(h.lines) {
-			capped = append(capped, h.name)
-		}
-		for _, l := range h.lines {
-			if shown < maxMatches {
-				b.WriteString(l)
-				b.WriteString("\n")
-				shown++
-			}
-		}
-	}
+// grepReport prints the hits in path order, at most maxMatches lines and
+// maxMatchesPerFile of a file, under a first line that counts them all and
+// says what is shown; then what the search left out.
+func grepReport(a grepSearchArgs, where string, g grepResult, res walkResult) agent.Result {
 	scope := where
 	if a.Include != "" {
 		scope += fmt.Sprintf(" (files matching %s)", a.Include)
 	}
-	var head string
-	if total == 0 {
-		head = fmt.Sprintf("No matches for /%s/ in %s.\n", a.Pattern, scope)
-	} else {
-		head = fmt.Sprintf("%s for /%s/ in %s in %s:\n", count(total, "match", "matches"), a.Pattern, count(files, "file", "files"), scope)
+	var b strings.Builder
+	switch {
+	case g.matches == 0:
+		fmt.Fprintf(&b, "No matches for /%s/ in %s.\n", a.Pattern, scope)
+	case g.shown == g.matches:
+		fmt.Fprintf(&b, "%s for /%s/ in %s in %s:\n", count(g.matches, "match", "matches"), a.Pattern, count(g.files, "file", "files"), scope)
+	default:
+		fmt.Fprintf(&b, "%s for /%s/ in %s in %s; showing the first %d by path, at most %d a file:\n",
+			count(g.matches, "match", "matches"), a.Pattern, count(g.files, "file", "files"), scope, g.shown, maxMatchesPerFile)
 	}
-	if len(capped) > 0 {
-		fmt.Fprintf(&b, "[Only the first %d matches of a file are shown; more in: %s.]\n", maxMatchesPerFile, strings.Join(capped, ", "))
+	for _, h := range g.hits {
+		for _, l := range h.lines {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+		if more := h.matches - len(h.lines); more > 0 && len(h.lines) == maxMatchesPerFile {
+			fmt.Fprintf(&b, "%s: [%d more %s]\n", h.name, more, plural(more, "match", "matches"))
+		}
 	}
-	if total > shown {
-		fmt.Fprintf(&b, "[Showing %d of %d matches; narrow the pattern, dir_path or include to see the rest.]\n", shown, total)
+	if g.shown < g.matches {
+		fmt.Fprintf(&b, "[%d matches not shown; narrow the pattern, dir_path or include to see them.]\n", g.matches-g.shown)
 	}
 	var notes []string
-	if skips.binary > 0 {
-		notes = append(notes, fmt.Sprintf("%d binary files", skips.binary))
+	if g.skips.binary > 0 {
+		notes = append(notes, fmt.Sprintf("%d binary files", g.skips.binary))
 	}
-	if skips.large > 0 {
-		notes = append(notes, fmt.Sprintf("%d files over %d MB", skips.large, maxGrepFileSize>>20))
+	if g.skips.large > 0 {
+		notes = append(notes, fmt.Sprintf("%d files over %d MB", g.skips.large, maxGrepFileSize>>20))
 	}
-	if skips.secret > 0 {
-		notes = append(notes, fmt.Sprintf("%d secret-looking files", skips.secret))
+	if g.skips.secret > 0 {
+		notes = append(notes, fmt.Sprintf("%d secret-looking files", g.skips.secret))
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(&b, "(skipped %s)\n", strings.Join(notes, ", "))
 	}
 	b.WriteString(walkNotes(res))
-	return agent.Result{Output: head + b.String(), Display: "Found " + count(total, "match", "matches")}
+	return agent.Result{Output: b.String(), Display: "Found " + count(g.matches, "match", "matches")}
 }
 
 func (grepSearchTool) Describe(args json.RawMessage) string {

@@ -64,24 +64,29 @@ func TestGrepSearch(t *testing.T) {
 
 func TestGrepSearchCaps(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{"/ws/many.txt": strings.Repeat("hit\n", 30), "/ws/long.txt": "hit " + strings.Repeat("x", 500) + "\n"}
+	files := map[string]string{"/ws/a-many.txt": strings.Repeat("hit\n", 30), "/ws/long.txt": "hit " + strings.Repeat("x", 500) + "\n"}
 	for i := range 20 {
 		files[fmt.Sprintf("/ws/f/%02d.txt", i)] = strings.Repeat("hit\n", 12)
 	}
 	tr := play(t, script{files: files, calls: []*genai.FunctionCall{call("grep_search", map[string]any{"pattern": "hit"})}})
 	out := tr.replies(t)[0].Response["output"].(string)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	// In path order: a-many.txt, its first 20 matches, then f/00.txt to
+	// f/14.txt, 12 each; f/15.txt to f/19.txt and long.txt are counted only.
 	want := []string{
-		"271 matches for /hit/ in 22 files in the workspace root:",
-		"f/00.txt:1: hit",
+		"271 matches for /hit/ in 22 files in the workspace root; showing the first 200 by path, at most 20 a file:",
+		"a-many.txt:1: hit",
 	}
 	if diff := cmp.Diff(want, lines[:2]); diff != "" {
 		t.Errorf("head (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]string{"a-many.txt:20: hit", "a-many.txt: [10 more matches]", "f/00.txt:1: hit"}, lines[20:23]); diff != "" {
+		t.Errorf("a capped file (-want +got):\n%s", diff)
+	}
 	tail := lines[len(lines)-2:]
 	wantTail := []string{
-		"[Only the first 20 matches of a file are shown; more in: many.txt.]",
-		"[Showing 200 of 271 matches; narrow the pattern, dir_path or include to see the rest.]",
+		"f/14.txt:12: hit",
+		"[71 matches not shown; narrow the pattern, dir_path or include to see them.]",
 	}
 	if diff := cmp.Diff(wantTail, tail); diff != "" {
 		t.Errorf("tail (-want +got):\n%s", diff)

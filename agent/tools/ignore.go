@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,10 +40,14 @@ func (ig ignorer) ignored(parts []string, isDir bool) bool {
 }
 
 // with returns ig plus the patterns of the ignore files of folder dir, whose
-// elements are parts. ig itself is not changed.
-func (ig ignorer) with(fsys agent.FS, dir string, parts []string) ignorer {
+// elements are parts and whose entries, when known, are entries: only the
+// ignore files among them are read. ig itself is not changed.
+func (ig ignorer) with(fsys agent.FS, dir string, parts []string, entries []fs.DirEntry) ignorer {
 	var add []gitignore.Pattern
 	for _, f := range ignoreFiles {
+		if entries != nil && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == f }) {
+			continue
+		}
 		text, err := fsys.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			continue
@@ -80,7 +85,7 @@ func ignoreAbove(fsys agent.FS, dir string) (ignorer, []string) {
 	top := chain[len(chain)-1]
 	var ig ignorer
 	for i := len(chain) - 1; i > 0; i-- {
-		ig = ig.with(fsys, chain[i], elements(top, chain[i]))
+		ig = ig.with(fsys, chain[i], elements(top, chain[i]), nil)
 	}
 	return ig, elements(top, dir)
 }

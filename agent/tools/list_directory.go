@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/agentls/agentls/agent"
@@ -14,6 +13,9 @@ import (
 
 //go:embed list_directory.md
 var listDirectoryDoc string
+
+// maxListEntries caps one listing.
+const maxListEntries = 200
 
 type listDirectoryArgs struct {
 	DirPath string `json:"dir_path" jsonschema:"the folder to list, relative to the workspace root ('.' for the root)"`
@@ -32,26 +34,36 @@ func listDirectory(st *state) agent.Tool {
 			return agent.Errorf("cannot list %s: %v", a.DirPath, err), nil
 		}
 		ig, parts := ignoreAbove(st.env.FS, path)
-		ig = ig.with(st.env.FS, path, parts)
-		var names []string
+		ig = ig.with(st.env.FS, path, parts, entries)
+		var dirs, files []string
 		skipped := 0
 		for _, e := range entries {
 			if ig.ignored(append(slices.Clip(parts), e.Name()), e.IsDir()) {
 				skipped++
 				continue
 			}
-			n := e.Name()
 			if e.IsDir() {
-				n += "/"
+				dirs = append(dirs, e.Name()+"/")
+			} else {
+				files = append(files, e.Name())
 			}
-			names = append(names, n)
 		}
-		sort.Strings(names)
+		slices.Sort(dirs)
+		slices.Sort(files)
+		names := append(dirs, files...)
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s:\n", st.env.FS.Rel(path))
-		for _, n := range names {
+		name := st.env.FS.Rel(path)
+		if len(names) > maxListEntries {
+			fmt.Fprintf(&b, "%s: %d entries; showing the first %d, folders first:\n", name, len(names), maxListEntries)
+		} else {
+			fmt.Fprintf(&b, "%s:\n", name)
+		}
+		for _, n := range names[:min(len(names), maxListEntries)] {
 			b.WriteString(n)
 			b.WriteString("\n")
+		}
+		if len(names) > maxListEntries {
+			fmt.Fprintf(&b, "[%d entries not shown; use glob to find files by name.]\n", len(names)-maxListEntries)
 		}
 		if len(names) == 0 {
 			b.WriteString("(empty)\n")

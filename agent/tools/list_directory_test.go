@@ -1,6 +1,13 @@
 package tools_test
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+)
 
 func TestListDirectory(t *testing.T) {
 	t.Parallel()
@@ -14,16 +21,16 @@ func TestListDirectory(t *testing.T) {
 		"/ws/bare/.git/config": "[core]\n",
 	}
 	runCases(t, []toolCase{{
-		name:  "root sorted, folders marked, .git hidden",
+		name:  "root: folders first, marked, then files, .git hidden",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "."}),
-		want:  output(".:\n.github/\nA.md\nb.go\nbare/\ncmd/\nempty/\n(1 ignored entries not shown)\n"),
+		want:  output(".:\n.github/\nbare/\ncmd/\nempty/\nA.md\nb.go\n(1 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing ."), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "absolute root",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "/ws"}),
-		want:  output(".:\n.github/\nA.md\nb.go\nbare/\ncmd/\nempty/\n(1 ignored entries not shown)\n"),
+		want:  output(".:\n.github/\nbare/\ncmd/\nempty/\nA.md\nb.go\n(1 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing /ws"), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "subfolder",
@@ -83,13 +90,13 @@ func TestListDirectoryIgnores(t *testing.T) {
 		name:  "root",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "."}),
-		want:  output(".:\n.agentlsignore\n.gitignore\na.go\nkeep.log\nother/\nsub/\n(5 ignored entries not shown)\n"),
+		want:  output(".:\nother/\nsub/\n.agentlsignore\n.gitignore\na.go\nkeep.log\n(5 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing ."), succeeded("list_directory", "Listed .")},
 	}, {
 		name:  "the root's patterns and the folder's own apply below",
 		files: files,
 		call:  call("list_directory", map[string]any{"dir_path": "sub"}),
-		want:  output("sub:\n.gitignore\n.gitignore.orig/\ndeep/\nonly-root.txt\n(2 ignored entries not shown)\n"),
+		want:  output("sub:\n.gitignore.orig/\ndeep/\n.gitignore\nonly-root.txt\n(2 ignored entries not shown)\n"),
 		steps: []step{called("list_directory", "Listing sub"), succeeded("list_directory", "Listed sub")},
 	}, {
 		name:  "deeper",
@@ -104,4 +111,27 @@ func TestListDirectoryIgnores(t *testing.T) {
 		want:  output("other:\ngen/\n"),
 		steps: []step{called("list_directory", "Listing other"), succeeded("list_directory", "Listed other")},
 	}})
+}
+
+func TestListDirectoryCap(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	var want []string
+	for i := range 150 {
+		files[fmt.Sprintf("/ws/big/d%03d/x", i)] = ""
+		want = append(want, fmt.Sprintf("d%03d/", i))
+	}
+	for i := range 150 {
+		files[fmt.Sprintf("/ws/big/f%03d.txt", 149-i)] = ""
+	}
+	for i := range 50 {
+		want = append(want, fmt.Sprintf("f%03d.txt", i))
+	}
+	tr := play(t, script{files: files, calls: []*genai.FunctionCall{call("list_directory", map[string]any{"dir_path": "big"})}})
+	out := tr.replies(t)[0].Response["output"].(string)
+	wantOut := "big: 300 entries; showing the first 200, folders first:\n" + strings.Join(want, "\n") +
+		"\n[100 entries not shown; use glob to find files by name.]\n"
+	if diff := cmp.Diff(wantOut, out); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
 }

@@ -180,15 +180,27 @@ func (s *state) allowed(tool string, hops []string, acc access) error {
 
 // secret reports whether tool must not use the resolved path abs because
 // abs, or a path it leads to through symlinks, looks like a file of
-// secrets that no policy rule allows. Walkers (grep_search, glob) call it
-// on each file they meet.
+// secrets that no policy rule allows.
 func (s *state) secret(tool, abs string) bool {
 	hops, err := s.env.FS.Links(abs)
 	if err != nil {
 		hops = []string{abs} // it cannot be opened; its own name still counts
 	}
-	var se *secretError
-	return errors.As(s.allowed(tool, hops, reading), &se)
+	return s.secretHops(tool, hops)
+}
+
+// secretHops is secret for a path whose hops (agent.FS Links) are known:
+// walkers resolve the links of their start folder once, not every file's
+// (walkResult.hops). Names are cheap to judge; the full check runs only
+// for a path that looks secret.
+func (s *state) secretHops(tool string, hops []string) bool {
+	for _, h := range hops {
+		if policy.IsSecret(h) {
+			var se *secretError
+			return errors.As(s.allowed(tool, hops, reading), &se)
+		}
+	}
+	return false
 }
 
 func (s *state) allowsSecret(tool, name string) bool {

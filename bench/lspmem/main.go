@@ -6,6 +6,13 @@
 // (VmRSS now, VmHWM the peak), so it runs on Linux only.
 //
 //	lspmem -agentls ./agentls [-docs 1000] [-lines 1000]
+//
+// With -big MB it opens one document of that many megabytes instead, and
+// times the didOpen (from the first byte sent to the answer of a request
+// sent after it) and 200 one-character didChanges in its middle; the
+// frames are encoded before the clock starts.
+//
+//	lspmem -agentls ./agentls -big 200
 package main
 
 import (
@@ -26,11 +33,53 @@ func main() {
 	bin := flag.String("agentls", "agentls", "the agentls binary")
 	docs := flag.Int("docs", 1000, "documents to open")
 	lines := flag.Int("lines", 1000, "lines a document")
+	big := flag.Int("big", 0, "open one document of this many MB instead, and time changes to it")
 	flag.Parse()
+	run := run
+	if *big > 0 {
+		run = func(bin string, _, _ int) error { return runBig(bin, *big) }
+	}
 	if err := run(*bin, *docs, *lines); err != nil {
 		fmt.Fprintln(os.Stderr, "lspmem:", err)
 		os.Exit(1)
 	}
+}
+
+// start starts the server in root and initializes it.
+func start(bin, root string) (*exec.Cmd, *client, error) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "GEMINI_API_KEY=unused")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	c := &client{in: stdin, out: bufio.NewReader(stdout)}
+	if _, err := c.call(1, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri(root), "capabilities": map[string]any{}}); err != nil {
+		cmd.Process.Kill()
+		return nil, nil, err
+	}
+	c.notify("initialized", map[string]any{})
+	time.Sleep(100 * time.Millisecond) // let start-up garbage settle
+	return cmd, c, nil
+}
+
+func uri(p string) string { return "file://" + filepath.ToSlash(p) }
+
+// stop shuts the server down.
+func stop(cmd *exec.Cmd, c *client) error {
+	if _, err := c.call(3, "shutdown", nil); err != nil {
+		return err
+	}
+	c.notify("exit", nil)
+	c.in.(io.Closer).Close()
+	return cmd.Wait()
 }
 
 func run(bin string, docs, lines int) error {
@@ -39,28 +88,11 @@ func run(bin string, docs, lines int) error {
 		return err
 	}
 	defer os.RemoveAll(root)
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "GEMINI_API_KEY=unused")
-	stdin, err := cmd.StdinPipe()
+	cmd, c, err := start(bin, root)
 	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return err
 	}
 	defer cmd.Process.Kill()
-	c := &client{in: stdin, out: bufio.NewReader(stdout)}
-
-	uri := func(p string) string { return "file://" + filepath.ToSlash(p) }
-	if _, err := c.call(1, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri(root), "capabilities": map[string]any{}}); err != nil {
-		return err
-	}
-	c.notify("initialized", map[string]any{})
-	time.Sleep(100 * time.Millisecond) // let start-up garbage settle
 	idle, err := status(cmd.Process.Pid)
 	if err != nil {
 		return err
@@ -92,12 +124,104 @@ func run(bin string, docs, lines int) error {
 	fmt.Printf("%d documents open:    VmRSS %6.1f MiB  VmHWM %6.1f MiB  (%d lines each, %.1f MiB of text, sent and handled in %v)\n",
 		docs, mib(open["VmRSS"]), mib(open["VmHWM"]), lines, float64(textBytes)/(1<<20), took.Round(time.Millisecond))
 
-	if _, err := c.call(3, "shutdown", nil); err != nil {
+	return stop(cmd, c)
+}
+
+func runBig(bin string, mb int) error {
+	root, err := os.MkdirTemp("", "lspmem")
+	if err != nil {
 		return err
 	}
-	c.notify("exit", nil)
-	stdin.Close()
-	return cmd.Wait()
+	defer os.RemoveAll(root)
+	cmd, c, err := start(bin, root)
+	if err != nil {
+		return err
+	}
+	defer cmd.Process.Kill()
+	var b strings.Builder
+	for line := 0; b.Len() < mb<<20; line++ {
+		fmt.Fprintf(&b, "\tv%d := compute(%d, %q) // line %d\n", line, line*7, "日本", line)
+	}
+	text := b.String()
+	lines := strings.Count(text, "\n")
+	doc := uri(filepath.Join(root, "big.go"))
+	open, err := frame(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": doc, "languageId": "go", "version": 1, "text": text}}})
+	if err != nil {
+		return err
+	}
+	b.Reset()
+	text = ""
+	const changes = 200
+	var edits [][]byte
+	for i := range changes {
+		line := lines/2 + i
+		f, err := frame(map[string]any{"method": "textDocument/didChange", "params": map[string]any{
+			"textDocument":   map[string]any{"uri": doc, "version": i + 2},
+			"contentChanges": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": line, "character": 5}, "end": map[string]any{"line": line, "character": 5}}, "text": "x"}},
+		}})
+		if err != nil {
+			return err
+		}
+		edits = append(edits, f)
+	}
+	action := map[string]any{
+		"textDocument": map[string]any{"uri": doc},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}},
+	}
+
+	cpu0, err := cpuTime(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if _, err := c.in.Write(open); err != nil {
+		return err
+	}
+	if _, err := c.call(2, "textDocument/codeAction", action); err != nil {
+		return err
+	}
+	opened := time.Since(start)
+	cpu1, err := cpuTime(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	open = nil
+	st, err := status(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("one %d MiB document (%d lines): didOpen handled in %v (server CPU %v); VmRSS %6.1f MiB (%.2f× the text), VmHWM %6.1f MiB\n",
+		mb, lines, opened.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), mib(st["VmRSS"]), mib(st["VmRSS"])/float64(mb), mib(st["VmHWM"]))
+
+	start = time.Now()
+	for _, f := range edits {
+		if _, err := c.in.Write(f); err != nil {
+			return err
+		}
+	}
+	if _, err := c.call(4, "textDocument/codeAction", action); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	st, err = status(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  %d one-character didChanges: %v each (with the request after them); VmRSS %6.1f MiB, VmHWM %6.1f MiB\n",
+		changes, (took / changes).Round(time.Microsecond), mib(st["VmRSS"]), mib(st["VmHWM"]))
+	return stop(cmd, c)
+}
+
+// frame encodes a notification as a frame.
+func frame(msg map[string]any) ([]byte, error) {
+	msg["jsonrpc"] = "2.0"
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, err
+	}
+	return append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(b)), b...), nil
 }
 
 // docText is a Go-like document, different for each i (as in the
@@ -208,6 +332,23 @@ func status(pid int) (map[string]int64, error) {
 		}
 	}
 	return out, nil
+}
+
+// cpuTime returns the user and system time the process has used
+// (/proc/<pid>/stat, in clock ticks of 10 ms).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }

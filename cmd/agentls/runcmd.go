@@ -123,6 +123,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	host := newHost(e, traceDir, stderr)
 	host.MCP = mcp.New(mcp.Config{Environ: e, Secrets: host.Secrets, Version: version})
 	defer host.MCP.Close() // every MCP server, with its process group
+	defer host.Wait()      // the trace folder's prune, started with the run
 	run, err := host.Build(ctx, spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)

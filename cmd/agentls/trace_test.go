@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -195,4 +196,37 @@ func jsonEvents(t *testing.T, out string) []agent.Event {
 		t.Fatal("no events")
 	}
 	return evs
+}
+
+// A run prunes the trace folder with the retention of the user's settings
+// file, and waits for it before it exits.
+func TestRunPrunesTraces(t *testing.T) {
+	t.Parallel()
+	state, config := t.TempDir(), t.TempDir()
+	runsDir := filepath.Join(state, "agentls", "runs")
+	os.MkdirAll(filepath.Join(config, "agentls"), 0o755)
+	if err := os.WriteFile(filepath.Join(config, "agentls", "settings.json"), []byte(`{"traceMaxAgeDays": 10}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, young := filepath.Join(runsDir, "aaaaaaaaaaaa", "old.jsonl"), filepath.Join(runsDir, "aaaaaaaaaaaa", "young.jsonl")
+	for p, age := range map[string]time.Duration{old: 11 * 24 * time.Hour, young: 9 * 24 * time.Hour} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		os.Chtimes(p, at, at)
+	}
+	srv := geminitest.NewServer(t, geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
+	env := fakeEnv(srv)
+	env["XDG_STATE_HOME"], env["XDG_CONFIG_HOME"] = state, config
+	if code, out, errOut := agentls(t, env, "", "run", "--workspace", copyExample(t), "hi"); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a trace older than the settings' 10 days is still there: %v", err)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Errorf("a younger trace is gone: %v", err)
+	}
 }

@@ -10,14 +10,30 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Mapper converts between byte offsets and positions of one text.
-// It indexes the line starts once; each conversion then costs a binary
-// search plus a scan of one line. A Mapper is safe for concurrent use.
+// Mapper converts between byte offsets and positions of one text. Each
+// conversion finds the line (a binary search of the line starts, or a walk
+// down a rope) and scans the line up to the point. A Mapper is safe for
+// concurrent use.
 type Mapper struct {
-	text string
-	// Inv: lines[0] == 0, strictly increasing; lines[i] is the offset of the
-	// first byte of line i. A line ends at "\n", "\r\n" or a lone "\r".
-	lines []int
+	l Lines
+}
+
+// Lines is a text and the index of its lines that a Mapper reads: a
+// string's (NewMapper), or a rope.Rope, whose index changes with it
+// (NewLinesMapper). A line ends at "\n", "\r\n" or a lone "\r".
+type Lines interface {
+	// Len is the text's length in bytes.
+	Len() int
+	// LineCount is the number of lines: one more than the line breaks.
+	LineCount() int
+	// LineOf is the line that holds offset (0 <= offset <= Len); an offset
+	// inside a "\r\n" belongs to the line the break ends.
+	LineOf(offset int) int
+	// Line returns the bounds of line i: its first byte and the offset of
+	// its break (Len for the last line).
+	Line(i int) (start, end int)
+	// Slice returns the text in [start, end).
+	Slice(start, end int) string
 }
 
 // NewMapper indexes text.
@@ -38,12 +54,43 @@ func NewMapper(text string) *Mapper {
 		}
 		lines = append(lines, i)
 	}
-	return &Mapper{text: text, lines: lines}
+	return &Mapper{l: &stringLines{text: text, lines: lines}}
+}
+
+// NewLinesMapper maps the positions of l, which the Mapper reads at every
+// conversion: it must not change.
+func NewLinesMapper(l Lines) *Mapper { return &Mapper{l: l} }
+
+// stringLines is the Lines of a string.
+type stringLines struct {
+	text string
+	// Inv: lines[0] == 0, strictly increasing; lines[i] is the offset of the
+	// first byte of line i.
+	lines []int
+}
+
+func (s *stringLines) Len() int                    { return len(s.text) }
+func (s *stringLines) LineCount() int              { return len(s.lines) }
+func (s *stringLines) Slice(start, end int) string { return s.text[start:end] }
+
+func (s *stringLines) LineOf(offset int) int {
+	return sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
+}
+
+func (s *stringLines) Line(i int) (start, end int) {
+	if i+1 == len(s.lines) {
+		return s.lines[i], len(s.text)
+	}
+	end = s.lines[i+1] - 1 // the last byte of the line break
+	if s.text[end] == '\n' && end > s.lines[i] && s.text[end-1] == '\r' {
+		end--
+	}
+	return s.lines[i], end
 }
 
 // LineCount returns the number of lines of the text. A text that ends with a
 // line break has an empty last line, so "a\n" has two lines.
-func (m *Mapper) LineCount() int { return len(m.lines) }
+func (m *Mapper) LineCount() int { return m.l.LineCount() }
 
 // OffsetPosition returns the position of the byte offset.
 func (m *Mapper) OffsetPosition(offset int, enc Encoding) (protocol.Position, error) {
@@ -94,15 +141,15 @@ func (c *cursor) set(enc Encoding, line, offset, units int) {
 }
 
 func (m *Mapper) offsetPosition(offset int, enc Encoding, c *cursor) (protocol.Position, error) {
-	if offset < 0 || offset > len(m.text) {
-		return protocol.Position{}, fmt.Errorf("%w: offset %d is outside [0, %d]", ErrPosition, offset, len(m.text))
+	if offset < 0 || offset > m.l.Len() {
+		return protocol.Position{}, fmt.Errorf("%w: offset %d is outside [0, %d]", ErrPosition, offset, m.l.Len())
 	}
-	line := sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > offset }) - 1
-	start, end := m.lines[line], m.lineEnd(line)
+	line := m.l.LineOf(offset)
+	start, end := m.l.Line(line)
 	if offset > end {
 		return protocol.Position{}, fmt.Errorf("%w: offset %d is inside a \"\\r\\n\" line break", ErrPosition, offset)
 	}
-	if !edits.IsBoundary(m.text, offset) {
+	if !m.boundary(start, end, offset) {
 		return protocol.Position{}, fmt.Errorf("%w: offset %d is inside a UTF-8 sequence", ErrPosition, offset)
 	}
 	from, units := start, 0
@@ -112,8 +159,9 @@ func (m *Mapper) offsetPosition(offset int, enc Encoding, c *cursor) (protocol.P
 	if enc == UTF8 {
 		units += offset - from
 	} else {
-		for i := from; i < offset; {
-			r, size := utf8.DecodeRuneInString(m.text[i:offset])
+		s := m.l.Slice(from, offset)
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
 			units += enc.width(r, size)
 			i += size
 		}
@@ -123,21 +171,21 @@ func (m *Mapper) offsetPosition(offset int, enc Encoding, c *cursor) (protocol.P
 }
 
 func (m *Mapper) positionOffset(pos protocol.Position, enc Encoding, c *cursor) (int, error) {
-	line := int(pos.Line)
-	if line >= len(m.lines) {
-		if line == len(m.lines) && pos.Character == 0 {
-			return len(m.text), nil // the end of the text
+	line, count := int(pos.Line), m.l.LineCount()
+	if line >= count {
+		if line == count && pos.Character == 0 {
+			return m.l.Len(), nil // the end of the text
 		}
-		return 0, fmt.Errorf("%w: %s is past the last line (%d lines)", ErrPosition, fmtPos(pos), len(m.lines))
+		return 0, fmt.Errorf("%w: %s is past the last line (%d lines)", ErrPosition, fmtPos(pos), count)
 	}
-	start, end := m.lines[line], m.lineEnd(line)
+	start, end := m.l.Line(line)
 	want := int(pos.Character)
 	if enc == UTF8 {
 		offset := end // clamp
 		if want < end-start {
 			offset = start + want
 		}
-		if !edits.IsBoundary(m.text, offset) {
+		if !m.boundary(start, end, offset) {
 			return 0, fmt.Errorf("%w: %s is inside a UTF-8 sequence", ErrPosition, fmtPos(pos))
 		}
 		return offset, nil
@@ -146,11 +194,17 @@ func (m *Mapper) positionOffset(pos protocol.Position, enc Encoding, c *cursor) 
 	if c != nil && c.valid && c.enc == enc && c.line == line && c.units <= want {
 		i, units = c.offset, c.units
 	}
-	for i < end && units < want {
-		r, size := utf8.DecodeRuneInString(m.text[i:end])
+	// A unit is at most 4 bytes (a character past U+FFFF in UTF-32), so the
+	// point is in the next 4 × (want − units) bytes; 3 more hold the rest of
+	// the last character. Only that much of a long line is read.
+	s := m.l.Slice(i, i+int(min(int64(end-i), 4*int64(want-units)+utf8.UTFMax-1)))
+	j := 0
+	for j < len(s) && units < want {
+		r, size := utf8.DecodeRuneInString(s[j:])
 		units += enc.width(r, size)
-		i += size
+		j += size
 	}
+	i += j
 	if units > want {
 		return 0, fmt.Errorf("%w: %s is inside a UTF-16 surrogate pair", ErrPosition, fmtPos(pos))
 	}
@@ -158,17 +212,12 @@ func (m *Mapper) positionOffset(pos protocol.Position, enc Encoding, c *cursor) 
 	return i, nil // i == end when the character was past the line end
 }
 
-// lineEnd returns the offset just after the content of line i, before its
-// line break.
-func (m *Mapper) lineEnd(i int) int {
-	if i+1 == len(m.lines) {
-		return len(m.text)
-	}
-	end := m.lines[i+1] - 1 // the last byte of the line break
-	if m.text[end] == '\n' && end > m.lines[i] && m.text[end-1] == '\r' {
-		end--
-	}
-	return end
+// boundary reports whether offset, on the line [start, end], is a point an
+// edit may start or end at (see edits.IsBoundary). It reads only the bytes
+// around offset: a line holds no line break.
+func (m *Mapper) boundary(start, end, offset int) bool {
+	lo, hi := max(start, offset-(utf8.UTFMax-1)), min(end, offset+utf8.UTFMax)
+	return edits.IsBoundary(m.l.Slice(lo, hi), offset-lo)
 }
 
 func fmtPos(p protocol.Position) string { return fmt.Sprintf("%d:%d", p.Line, p.Character) }

@@ -2,11 +2,14 @@ package lspedit
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/edits/rope"
 )
 
 func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
@@ -191,7 +194,60 @@ func FuzzMapper(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		m := NewMapper(text)
+		checkMapper(t, NewMapper(text), text)
+		checkMapper(t, NewLinesMapper(rope.New(text)), text)
+	})
+}
+
+// TestRopeMapper checks a Mapper over a rope of many leaves, after edits,
+// against the naive positions.
+func TestRopeMapper(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 0; b.Len() < 40_000; i++ {
+		b.WriteString([]string{"abc", "日本", "😀", "\r\n", "\n", "\r", "x\xff", "𐐀"}[i*7%8])
+	}
+	text := b.String()
+	r := rope.New(text)
+	for i := range 200 {
+		at := (i * 7919) % (len(text) - 10)
+		for !utf8.RuneStart(text[at]) || at > 0 && text[at-1] == '\r' && text[at] == '\n' {
+			at++
+		}
+		ins := []string{"\r", "\n", "é", "z"}[i%4]
+		r = r.Replace(at, at, ins)
+		text = text[:at] + ins + text[at:]
+	}
+	// The string's Mapper is the reference here (FuzzMapper checks it
+	// against the naive walk, which is too slow for 40 KB).
+	want, got := NewMapper(text), NewLinesMapper(r)
+	if got.LineCount() != want.LineCount() {
+		t.Fatalf("LineCount %d, want %d", got.LineCount(), want.LineCount())
+	}
+	for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
+		for offset := 0; offset <= len(text); offset++ {
+			wp, werr := want.OffsetPosition(offset, enc)
+			gp, gerr := got.OffsetPosition(offset, enc)
+			if wp != gp || (werr == nil) != (gerr == nil) {
+				t.Fatalf("%v: OffsetPosition(%d) = %v, %v; want %v, %v", enc, offset, gp, gerr, wp, werr)
+			}
+			if werr != nil {
+				continue
+			}
+			for _, p := range []protocol.Position{wp, {Line: wp.Line, Character: wp.Character + 1}, {Line: wp.Line, Character: wp.Character + 1000}} {
+				wo, werr := want.PositionOffset(p, enc)
+				go_, gerr := got.PositionOffset(p, enc)
+				if wo != go_ || (werr == nil) != (gerr == nil) {
+					t.Fatalf("%v: PositionOffset(%v) = %d, %v; want %d, %v", enc, p, go_, gerr, wo, werr)
+				}
+			}
+		}
+	}
+}
+
+func checkMapper(t *testing.T, m *Mapper, text string) {
+	t.Helper()
+	{
 		for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
 			// Walk rune by rune, as Go's range loop does; every rune start
 			// and the end of the text is a valid offset, except the "\n" of
@@ -225,5 +281,5 @@ func FuzzMapper(f *testing.F) {
 				offset += size
 			}
 		}
-	})
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"strconv"
 
@@ -22,6 +23,12 @@ const maxFrame = 1 << 30
 // keepFrame is the largest body buffer kept for the next frame; a larger
 // one (a 50 MB didOpen) goes back to the garbage collector.
 const keepFrame = 1 << 20
+
+// freeFrame is the body size after which the server hands its memory back
+// to the system once the frame is handled: the body and the copies that
+// decoding it made would otherwise stay in the process's resident set, a
+// few times the size of a large document.
+const freeFrame = 16 << 20
 
 // frameStream reads the LSP base protocol (Content-Length framing) without
 // giving up on a bad frame: jsonrpc2's reader ends the connection at the
@@ -119,6 +126,16 @@ func (s *frameStream) reply(ctx context.Context, id jsonrpc2.ID, err *jsonrpc2.E
 // the next frame starts (a body without line breaks and the next header
 // may share a line).
 func (s *frameStream) readFrame(ctx context.Context) ([]byte, int64, error) {
+	// The last frame has been handled (notifications run on the read loop,
+	// and requests copy what they keep): a large body goes now, not when
+	// the next frame comes.
+	if cap(s.body) > keepFrame {
+		big := cap(s.body) >= freeFrame
+		s.body = nil
+		if big {
+			debug.FreeOSMemory()
+		}
+	}
 	length, consumed := -1, 0
 	var problem string
 	for {
@@ -186,7 +203,10 @@ func (s *frameStream) line() ([]byte, error) {
 	return long, err
 }
 
-// readBody reads length bytes, growing the buffer as they come.
+// readBody reads length bytes, growing the buffer as they come, eightfold
+// each time: a large body is copied about a sixth of its size in all, and
+// a frame that declares more than it sends costs at most eight times what
+// it sent.
 func (s *frameStream) readBody(length int) ([]byte, error) {
 	if cap(s.body) > keepFrame {
 		s.body = nil
@@ -194,7 +214,7 @@ func (s *frameStream) readBody(length int) ([]byte, error) {
 	body := s.body[:0]
 	for len(body) < length {
 		if len(body) == cap(body) {
-			body = slices.Grow(body, min(length-len(body), max(cap(body), 64<<10)))
+			body = slices.Grow(body, min(length-len(body), max(7*cap(body), 64<<10)))
 		}
 		n, err := s.in.Read(body[len(body):min(cap(body), length)])
 		body = body[:len(body)+n]

@@ -356,6 +356,10 @@ export interface Settings {
     /** not these tools of the server; wins over includeTools */
     excludeTools?: string[];
   }>;
+  /** traces older than this many days are deleted; 0: no age limit */
+  traceMaxAgeDays: number;
+  /** the newest traces are kept up to this many megabytes in all; 0: no size limit */
+  traceMaxSizeMB: number;
 }
 
 export interface DiagnosticsParams {
@@ -545,6 +549,18 @@ export const settingsSchema = {
         },
         "additionalProperties": false
       }
+    },
+    "traceMaxAgeDays": {
+      "type": "number",
+      "description": "traces older than this many days are deleted; 0: no age limit",
+      "default": 30,
+      "minimum": 0
+    },
+    "traceMaxSizeMB": {
+      "type": "number",
+      "description": "the newest traces are kept up to this many megabytes in all; 0: no size limit",
+      "default": 100,
+      "minimum": 0
     }
   },
   "title": "Settings",
@@ -566,7 +582,9 @@ export const defaultSettings: Readonly<Settings> = {
   "events": false,
   "diagnostics": false,
   "customActions": [],
-  "mcpServers": {}
+  "mcpServers": {},
+  "traceMaxAgeDays": 30,
+  "traceMaxSizeMB": 100
 };
 
 export type PluginSetting = 'events' | 'diagnostics';
