@@ -111,6 +111,7 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 		c2sW.Close()
 		<-h.served
 		host.MCP.Close()
+		host.Wait()
 		s2cR.Close()
 		<-h.conn.Done()
 	})

@@ -65,9 +65,9 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	g := newGate(out, s.log.Handler())
 	defer g.close()
 	pr, pw := io.Pipe()
-	go guard(in, pw, g, g.logger())
 	conn := acpsdk.NewAgentSideConnection(adapter{s}, g, pr)
-	conn.SetLogger(g.logger())
+	conn.SetLogger(g.logger()) // Inv: before the guard starts, so before the SDK reads (or logs) anything
+	go guard(in, pw, g, g.logger())
 	s.conn = conn
 	close(s.connected)
 	select {

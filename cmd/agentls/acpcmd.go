@@ -54,6 +54,7 @@ func acpCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	host := newHost(e, traceDir, stderr)
 	host.Warn = func(msg string) { logger.Warn(msg) }
 	host.MCP = mcp.New(mcp.Config{Environ: e, Secrets: host.Secrets, Version: version})
+	defer host.Wait()      // a prune of the trace folder
 	defer host.MCP.Close() // every MCP server, with its process group, once the turns have stopped
 	srv := acp.New(acp.Config{Host: host, Settings: settings, Problems: problems,
 		PolicyFile: userPolicyFile(e), Version: version, Logger: logger})
