@@ -10,6 +10,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/runner"
 )
 
@@ -121,7 +122,7 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		Workspace: ss.ws, Root: ss.root, Files: t.fs,
 		Proposer: &proposer{t: t}, Approver: &approver{t: t},
 		Policy: ss.engine.WithMode(mode), Settings: settings, Task: task, Unsaved: t.fs.unsaved,
-		System: "You work in the user's editor through the Agent Client Protocol: each change you make is shown to the user as a diff and written only if they accept it.",
+		System: systemNote(mode),
 	}
 	run, err := ss.srv.cfg.Host.Build(ctx, spec)
 	if err != nil {
@@ -144,6 +145,17 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		ss.srv.log.Info("acp: turn traced", "session", ss.id, "run", t.runID, "trace", run.TracePath)
 	}
 	return t.finish(end)
+}
+
+// systemNote tells the model how its changes reach the user in a mode.
+func systemNote(mode policy.Mode) string {
+	switch mode {
+	case policy.ModePlan:
+		return "This session is in plan mode: you cannot change files or run commands. Read, think, and answer with what you found or what you would do."
+	case policy.ModeAutoEdit:
+		return "You work in the user's editor through the Agent Client Protocol: each change you make is written at once, and the user sees its diff."
+	}
+	return "You work in the user's editor through the Agent Client Protocol: each change you make is shown to the user as a diff and written only if they accept it."
 }
 
 // finish tells the user how the run ended and maps its stop reason:

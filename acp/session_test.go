@@ -88,6 +88,9 @@ func TestConfigOptions(t *testing.T) {
 	if !slices.Contains(tools, "read_file") {
 		t.Errorf("plan mode offers no read_file (tools %v)", tools)
 	}
+	if !strings.Contains(string(req.Body), "This session is in plan mode") {
+		t.Error("the model is not told the session is in plan mode")
+	}
 	updates, _, _ := h.client.snapshot()
 	if !contains(transcript(updates), "mode: plan") {
 		t.Error("the mode change was not told as a current_mode_update")
@@ -117,6 +120,9 @@ func TestSetMode(t *testing.T) {
 	tr := transcript(updates)
 	if !contains(tr, "config_options") || !contains(tr, "tool_call_update c1 diff(a.txt)") {
 		t.Errorf("updates:\n%s", joinLines(tr))
+	}
+	if !strings.Contains(string(h.gem.Requests()[0].Body), "each change you make is written at once") {
+		t.Error("the model is not told its changes are written at once")
 	}
 }
 
