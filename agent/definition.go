@@ -43,6 +43,9 @@ type Task struct {
 	File        string     // absolute path of the active file, if any
 	Selection   *Selection // the selected text, if any
 	Diagnostics []Diagnostic
+	// Notes tell the model, before the task, what happened since its last
+	// task in the same conversation ("the user reverted …").
+	Notes []string
 }
 
 // A Selection is a range of the active file, in 1-based lines.

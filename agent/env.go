@@ -80,6 +80,11 @@ type Decision struct {
 	Final string
 	// RejectedHunks lists the 0-based hunks of the diff the user rejected.
 	RejectedHunks []int
+	// Rebased says the change was applied to Base, not to Change.Old: the
+	// user had changed the file since the tool read it, and the change was
+	// applied on top of the user's edits (Final holds the result).
+	Rebased bool
+	Base    string
 }
 
 // Proposer sends changes to the user. Propose blocks until the user or the

@@ -47,6 +47,7 @@ const (
 	StopError          StopReason = "error"            // the model or a tool failed in a way the run cannot survive
 	StopNoCompleteTask StopReason = "no_complete_task" // the model stopped calling tools without complete_task
 	StopLoop           StopReason = "loop"             // the model kept repeating itself after a warning
+	StopBudget         StopReason = "budget"           // the run spent its budget (Config.MaxBudget)
 )
 
 // An Event is one step of a run, as the run's stream yields it. Only the
@@ -184,6 +185,11 @@ type Usage struct {
 	// ToolUse is the prompt of the model's own tool use (search, code
 	// execution), counted apart from Prompt.
 	ToolUse int64 `json:"toolUse,omitempty"`
+	// Cost is the estimated cost of the calls, in US dollars, from the
+	// price of each call's model ([Prices]). Unpriced says some calls were
+	// of a model without a price: Cost leaves them out.
+	Cost     float64 `json:"cost,omitempty"`
+	Unpriced bool    `json:"unpriced,omitempty"`
 }
 
 // Add adds u2 to u.
@@ -193,6 +199,8 @@ func (u *Usage) Add(u2 Usage) {
 	u.Thoughts += u2.Thoughts
 	u.Cached += u2.Cached
 	u.ToolUse += u2.ToolUse
+	u.Cost += u2.Cost
+	u.Unpriced = u.Unpriced || u2.Unpriced
 }
 
 // RunEnd is the outcome of a run.

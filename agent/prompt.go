@@ -68,6 +68,9 @@ func (r *run) systemPrompt() string { return r.sysPrompt }
 // taskMessage is the user's first message: the task and its editor context.
 func taskMessage(t Task) string {
 	var b strings.Builder
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "Note: %s\n\n", strings.TrimSpace(n))
+	}
 	b.WriteString(strings.TrimSpace(t.Prompt))
 	b.WriteString("\n")
 	if t.File != "" {

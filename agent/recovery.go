@@ -14,15 +14,16 @@ const DefaultGrace = 60 * time.Second
 // recoverable tells the stop reasons that get a final warning turn.
 func recoverable(reason StopReason) bool {
 	switch reason {
-	case StopTimeout, StopMaxTurns, StopNoCompleteTask:
+	case StopTimeout, StopMaxTurns, StopNoCompleteTask, StopBudget:
 		return true
 	}
 	return false
 }
 
 // recover gives the model one last turn, with only complete_task, to give
-// its best answer. If it does, the run reaches its goal after all; otherwise
-// it ends as it would have. The turn has its own grace period, from the
+// its best answer. If it does, the run reaches its goal after all (a run
+// over its budget still stops with StopBudget, its answer as the result);
+// otherwise it ends as it would have. The turn has its own grace period, from the
 // caller's context (the run's own may have timed out).
 func (r *run) recover(parent context.Context, stopped RunEnd) RunEnd {
 	grace := r.def.Grace
@@ -64,6 +65,10 @@ func (r *run) recover(parent context.Context, stopped RunEnd) RunEnd {
 		return stopped
 	}
 	if result, ok := r.complete.result(); ok {
+		if stopped.Reason == StopBudget {
+			stopped.Result = result
+			return stopped
+		}
 		return RunEnd{Reason: StopGoal, Result: result}
 	}
 	return stopped
@@ -77,6 +82,8 @@ func stopMessage(e RunEnd) string {
 		return "the turn limit was reached"
 	case StopNoCompleteTask:
 		return "your last answer called no tool (every turn must call one, and the last must call complete_task)"
+	case StopBudget:
+		return "the run has spent its budget"
 	}
 	return string(e.Reason)
 }

@@ -46,6 +46,25 @@ type Config struct {
 	// is neither warned nor stopped (the turn limit still holds).
 	NoLoopDetection bool
 
+	// History is the conversation the run continues (a session's earlier
+	// runs), as the model last saw it; the task is added to it. It is
+	// compressed like any history. nil: the run starts from nothing.
+	History []*genai.Content
+	// SaveHistory, when set, is told how the history changed, on the run's
+	// goroutine: before every model call (the history as sent) and once
+	// more when the run ends. Applying every change, in order, to History
+	// gives the run's history, thought signatures included.
+	SaveHistory func(HistoryChange)
+
+	// Prices prices the model calls (nil: [Prices]); ModelName is the model
+	// a request that names none goes to, for its price.
+	Prices    PriceTable
+	ModelName string
+	// MaxBudget is what the run may spend, in US dollars (0: no limit). A
+	// run that passes it gets one recovery turn, then stops with
+	// StopBudget. Subagents' calls count in their parent's spending.
+	MaxBudget float64
+
 	// BeforeComplete, when set, runs when complete_task is called with a
 	// valid result, before the run ends: a non-empty feedback refuses the
 	// completion and goes back to the model (a proposal of the run's staged
@@ -107,6 +126,12 @@ type run struct {
 	noSummary bool // a summary failed: compression trims from now on
 	withheld  int  // answers withheld by the model's filters, in a row
 	empty     bool // the last answer was empty (a retry layer asked again)
+
+	saved        []*genai.Content // the history as SaveHistory last heard it
+	saveHist     func(HistoryChange)
+	prices       PriceTable
+	modelDefault string  // the model of requests that name none, for prices
+	budget       float64 // US dollars, 0: none
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -132,6 +157,12 @@ func newRun(cfg Config) (*run, error) {
 		r.now = time.Now
 	}
 	r.perm = permission{policy: cfg.Policy, approver: cfg.Approver}
+	r.history = slices.Clone(cfg.History)
+	r.saved, r.saveHist = cfg.History, cfg.SaveHistory
+	r.prices, r.modelDefault, r.budget = cfg.Prices, cfg.ModelName, cfg.MaxBudget
+	if r.prices == nil {
+		r.prices = Prices
+	}
 	r.loops.off = cfg.NoLoopDetection
 	r.router = cfg.Router.orDefaults()
 	r.window, r.threshold = cfg.ContextWindow, cfg.CompressAt
@@ -173,6 +204,9 @@ func randomHex(n int) string {
 
 // emit yields an event on the run's goroutine, filling its common fields.
 func (r *run) emit(ev Event) {
+	if ev.Type == EventSubagentActivity && ev.Inner != nil && ev.Inner.Type == EventRunEnd && ev.Inner.Usage != nil {
+		r.usage.Add(*ev.Inner.Usage) // what a subagent spent, the parent spent
+	}
 	if r.gone {
 		return
 	}
@@ -211,12 +245,13 @@ func (r *run) loop(parent context.Context, task Task) {
 	defer r.clock.stop()
 
 	r.emit(Event{Type: EventRunStart, Text: task.Prompt})
-	r.history = append(r.history, genai.NewContentFromText(taskMessage(task), genai.RoleUser))
+	r.addUserText(taskMessage(task))
 	r.route(ctx, task)
 	end := r.turns(ctx)
 	if recoverable(end.Reason) && !r.gone && parent.Err() == nil {
 		end = r.recover(parent, end)
 	}
+	r.saveHistory()
 	end.Turns = r.turn
 	usage := r.usage
 	r.emit(Event{Type: EventRunEnd, End: &end, Usage: &usage})
@@ -230,6 +265,9 @@ func (r *run) turns(ctx context.Context) RunEnd {
 		}
 		if r.turn >= r.def.MaxTurns {
 			return RunEnd{Reason: StopMaxTurns, Error: fmt.Sprintf("reached the limit of %d turns", r.def.MaxTurns)}
+		}
+		if r.overBudget() {
+			return RunEnd{Reason: StopBudget, Error: fmt.Sprintf("spent %s, more than the run's budget of %s", Dollars(r.usage.Cost), Dollars(r.budget))}
 		}
 		r.turn++
 		r.emit(Event{Type: EventTurnStart})

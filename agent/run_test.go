@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 
@@ -346,7 +347,10 @@ func TestUsageTotals(t *testing.T) {
 	c2.Usage = u
 	_, m := fake(t, geminitest.Reply(c1), geminitest.Reply(c2))
 	evs := collect(t, t.Context(), agent.Config{Model: m, Tools: []agent.Tool{echoTool()}}, agent.Task{Prompt: "go"})
-	if diff := cmp.Diff(&agent.Usage{Prompt: 20, Output: 6, Thoughts: 4, Cached: 2}, evs[len(evs)-1].Usage); diff != "" {
+	// Twice 9 fresh prompt tokens at $1.50/M, 1 cached at $0.15/M and 5
+	// output and thought tokens at $9.00/M (gemini-flash-latest).
+	want := &agent.Usage{Prompt: 20, Output: 6, Thoughts: 4, Cached: 2, Cost: 2 * (9*1.50 + 1*0.15 + 5*9.00) / 1e6}
+	if diff := cmp.Diff(want, evs[len(evs)-1].Usage, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("usage totals (-want +got):\n%s", diff)
 	}
 }

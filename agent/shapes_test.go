@@ -261,7 +261,11 @@ func TestUsageShapes(t *testing.T) {
 	}
 	_, m := fake(t, geminitest.Reply(done))
 	evs := collect(t, t.Context(), agent.Config{Model: m}, agent.Task{Prompt: "go"})
-	want := agent.Usage{Prompt: 1200, Output: 30, Thoughts: 250, Cached: 800, ToolUse: 40}
+	// The fake answers as the default model, gemini-flash-latest, priced as
+	// gemini-3.5-flash: 440 fresh prompt tokens (tool use included) at
+	// $1.50/M, 800 cached at $0.15/M, 280 output and thought tokens at
+	// $9.00/M: $0.00066 + $0.00012 + $0.00252.
+	want := agent.Usage{Prompt: 1200, Output: 30, Thoughts: 250, Cached: 800, ToolUse: 40, Cost: 0.0033}
 	var perCall []agent.Usage
 	for _, ev := range evs {
 		if ev.Type == agent.EventUsage {

@@ -29,10 +29,12 @@ type answer struct {
 // history never holds a partial answer, nor one twice.
 func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration) (answer, error) {
 	var (
-		parts []*genai.Part
-		usage *genai.GenerateContentResponseUsageMetadata
-		a     answer
+		parts    []*genai.Part
+		usage    *genai.GenerateContentResponseUsageMetadata
+		answered string // the model that answered
+		a        answer
 	)
+	r.saveHistory()
 	req := &Request{
 		Model:    r.modelName,
 		Contents: r.history,
@@ -56,6 +58,9 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 		}
 		if resp.UsageMetadata != nil {
 			usage = resp.UsageMetadata
+		}
+		if resp.ModelVersion != "" {
+			answered = resp.ModelVersion
 		}
 		if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
 			a.blocked, a.blockMessage = string(pf.BlockReason), pf.BlockReasonMessage
@@ -81,7 +86,7 @@ func (r *run) callModel(ctx context.Context, decls []*genai.FunctionDeclaration)
 		}
 	}
 	if usage != nil {
-		u := usageOf(usage)
+		u := r.priced(usageOf(usage), answered, req.Model)
 		r.usage.Add(u)
 		r.emit(Event{Type: EventUsage, Usage: &u})
 	}
@@ -156,12 +161,22 @@ func thoughtSubject(text string) string {
 // runs and nothing is streamed to the consumer. It returns the answer's text
 // (a part voided by a retry left out); its usage counts in the run's.
 func (r *run) generateText(ctx context.Context, req *Request) (string, error) {
-	var b strings.Builder
+	var (
+		b        strings.Builder
+		usage    *genai.GenerateContentResponseUsageMetadata // the call's, as the last chunk counts it
+		answered string
+	)
+	defer func() {
+		if usage != nil {
+			r.usage.Add(r.priced(usageOf(usage), answered, req.Model))
+		}
+	}()
 	events := req.Events
 	call := *req
 	call.Events = func(ev Event) {
 		if ev.Type == EventRetry && ev.Retry != nil && ev.Retry.Discard {
 			b.Reset()
+			usage = nil
 		}
 		if events != nil {
 			events(ev)
@@ -172,7 +187,10 @@ func (r *run) generateText(ctx context.Context, req *Request) (string, error) {
 			return "", err
 		}
 		if resp.UsageMetadata != nil {
-			r.usage.Add(usageOf(resp.UsageMetadata))
+			usage = resp.UsageMetadata
+		}
+		if resp.ModelVersion != "" {
+			answered = resp.ModelVersion
 		}
 		if len(resp.Candidates) == 0 || resp.Candidates[0] == nil || resp.Candidates[0].Content == nil {
 			continue

@@ -74,7 +74,8 @@ if [[ $what == all || $what == go ]]; then
 	}
 	bench ./agent 'BenchmarkTurn$'                     # harness overhead per turn
 	bench ./lsp 'BenchmarkCodeAction$'                 # code action p99, 8 runs streaming, 10k lines
-	bench ./edits 'Benchmark(Compute|TextEdits)$'      # 100 scattered changes, 10k and 100k lines
+	bench ./edits 'BenchmarkCompute$'                   # 100 scattered changes, 10k and 100k lines
+	bench ./edits/lspedit 'BenchmarkTextEdits$'        # the same changes as LSP TextEdits
 	bench ./workspace 'BenchmarkOpen1000Docs$'         # the overlay's cost per open document
 	bench ./lsp 'Benchmark(Cancel|FirstRequest)$'      # cancel → progress end; first request bytes
 	bench ./workspace 'Benchmark(Change|OpenBig)$'     # a keystroke and a didOpen, 1 to 200 MB: rope vs string

@@ -4,7 +4,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // Commands the server executes (workspace/executeCommand).
@@ -12,10 +14,12 @@ const (
 	CommandRun       = "agentls.run"
 	CommandCancel    = "agentls.cancel"
 	CommandApprovals = "agentls.approvals" // list, revoke and save policy rules; trust a workspace's policy file
+	CommandSessions  = "agentls.sessions"  // list and delete sessions
+	CommandRevert    = "agentls.revert"    // undo a run's accepted changes
 )
 
 // Commands are the commands the server announces, in order.
-var Commands = []string{CommandRun, CommandCancel, CommandApprovals}
+var Commands = []string{CommandRun, CommandCancel, CommandApprovals, CommandSessions, CommandRevert}
 
 // RunArgs are the arguments of agentls.run.
 type RunArgs struct {
@@ -37,11 +41,16 @@ type RunArgs struct {
 	// Title names the run in progress and answers ("Explain selection");
 	// "": the prompt's first words.
 	Title string `json:"title,omitzero" jsonschema:"a short name for the run"`
+	// SessionID continues a session: the run's model gets the session's
+	// conversation so far. "": the run starts a new session.
+	SessionID string `json:"sessionId,omitzero" jsonschema:"continue this session (a follow-up); empty: start a new one"`
 }
 
-// RunResult is agentls.run's answer.
+// RunResult is agentls.run's answer: the run, and the session it belongs
+// to.
 type RunResult struct {
-	RunID string `json:"runId"`
+	RunID     string `json:"runId"`
+	SessionID string `json:"sessionId"`
 }
 
 // CancelArgs are the arguments of agentls.cancel.
@@ -98,3 +107,47 @@ var Actions = []string{ActionExplain, ActionRefactor, ActionDocument, ActionTest
 // instruction before it executes the command, and to pass the answer as
 // RunArgs.Instruction.
 const AskInstruction = "instruction"
+
+// SessionsArgs are the arguments of agentls.sessions. With no argument the
+// command lists the sessions.
+type SessionsArgs struct {
+	// Action is SessionsList (the default) or SessionsDelete.
+	Action    string `json:"action,omitzero" jsonschema:"list (the default) or delete"`
+	SessionID string `json:"sessionId,omitzero" jsonschema:"the session, for delete"`
+}
+
+// Sessions actions.
+const (
+	SessionsList   = "list"
+	SessionsDelete = "delete"
+)
+
+// SessionsResult is agentls.sessions' answer: the sessions of the
+// workspace's folders after the action, the most recently updated first,
+// and the session files that do not read (each a sentence naming it).
+type SessionsResult struct {
+	Sessions []session.Info `json:"sessions"`
+	Problems []string       `json:"problems,omitempty"`
+	// Persistent is false when sessions are kept in memory only (no state
+	// directory): they end with the server.
+	Persistent bool `json:"persistent"`
+}
+
+// RevertArgs are the arguments of agentls.revert.
+type RevertArgs struct {
+	RunID string `json:"runId" jsonschema:"the run whose accepted changes to undo"`
+}
+
+// RevertResult is agentls.revert's answer, once the user has decided on
+// the revert's proposal.
+type RevertResult struct {
+	RunID     string `json:"runId"`
+	SessionID string `json:"sessionId"`
+	// Outcome is the proposal's: applied (in part, when some files could
+	// not be reverted: see Files), rejected, conflict (nothing could be
+	// reverted cleanly, so nothing was proposed), failed or withdrawn.
+	Outcome agent.Outcome          `json:"outcome"`
+	Files   []session.RevertedFile `json:"files"`
+	// Summary is a line for the user.
+	Summary string `json:"summary"`
+}

@@ -1,6 +1,9 @@
 package contract
 
-import "github.com/agentls/agentls/agent"
+import (
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/session"
+)
 
 // MethodEvent is the structured event notification plugins opt in to
 // (setting "events"). docs/events.md documents its payloads.
@@ -16,6 +19,8 @@ type EventNotification struct {
 	// Seq numbers a run's notifications from 1, so a plugin can tell it
 	// missed none.
 	Seq int64 `json:"seq"`
+	// SessionID is the session of the event's run.
+	SessionID string `json:"sessionId,omitempty"`
 	agent.Event
 	// Proposal is, on run_end of a confirm: run run, the run's one proposal
 	// and what became of it.
@@ -72,8 +77,10 @@ var (
 	}
 	StopReasons = []agent.StopReason{
 		agent.StopGoal, agent.StopTimeout, agent.StopMaxTurns, agent.StopAborted, agent.StopError,
-		agent.StopNoCompleteTask, agent.StopLoop,
+		agent.StopNoCompleteTask, agent.StopLoop, agent.StopBudget,
 	}
+	// RevertOutcomes are what became of a file in a revert.
+	RevertOutcomes = []string{session.Reverted, session.Deleted, session.Emptied, session.Conflict, session.Declined, session.Failed}
 	// Outcomes are what became of a proposed change (edit_decided), and of
 	// a confirm: run proposal (ProposalReport).
 	Outcomes = []agent.Outcome{

@@ -18,6 +18,7 @@ import (
 // of its file under docs/schema.
 var SchemaNames = []string{
 	"RunArgs", "RunResult", "CancelArgs", "ApprovalsArgs", "ApprovalsResult",
+	"SessionsArgs", "SessionsResult", "RevertArgs", "RevertResult",
 	"EventNotification", "ApplyResult", "Settings", "DiagnosticsParams",
 }
 
@@ -26,7 +27,8 @@ var SchemaNames = []string{
 type eventFields agent.Event
 
 type eventNotification struct {
-	Seq int64 `json:"seq"`
+	Seq       int64  `json:"seq"`
+	SessionID string `json:"sessionId,omitempty"`
 	eventFields
 	Proposal *ProposalReport `json:"proposal,omitempty"`
 }
@@ -55,6 +57,10 @@ func Schemas() (map[string]*jsonschema.Schema, error) {
 	add(schemaFor[CancelArgs]("CancelArgs", opts))
 	add(schemaFor[ApprovalsArgs]("ApprovalsArgs", opts))
 	add(schemaFor[ApprovalsResult]("ApprovalsResult", opts))
+	add(schemaFor[SessionsArgs]("SessionsArgs", opts))
+	add(schemaFor[SessionsResult]("SessionsResult", opts))
+	add(schemaFor[RevertArgs]("RevertArgs", opts))
+	add(schemaFor[RevertResult]("RevertResult", opts))
 	add(schemaFor[ApplyResult]("ApplyResult", opts))
 	add(schemaFor[Settings]("Settings", opts))
 	add(schemaFor[DiagnosticsParams]("DiagnosticsParams", opts))
@@ -76,6 +82,15 @@ func Schemas() (map[string]*jsonschema.Schema, error) {
 	n.Title, n.Description = "EventNotification", "The params of the agentls/event notification."
 	out["EventNotification"] = n
 	settingsVocabulary(out["Settings"])
+	sessions := out["SessionsResult"].Properties["sessions"]
+	runs := sessions.Items.Properties["runs"]
+	runs.Items.Properties["end"].Properties["reason"].Enum = enum(StopReasons)
+	rv := out["RevertResult"].Properties
+	for _, a := range []*jsonschema.Schema{sessions, runs, rv["files"]} {
+		a.Type, a.Types = "array", nil // the server sends [], never null
+	}
+	rv["outcome"].Enum = enum(Outcomes)
+	rv["files"].Items.Properties["outcome"].Enum = enum(RevertOutcomes)
 	return out, nil
 }
 
@@ -135,6 +150,10 @@ func settingsVocabulary(s *jsonschema.Schema) {
 	s.Properties["shellTimeoutSeconds"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["traceMaxAgeDays"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["traceMaxSizeMB"].Minimum = jsonschema.Ptr(0.0)
+	s.Properties["maxBudget"].Minimum = jsonschema.Ptr(0.0)
+	for _, p := range s.Properties["prices"].AdditionalProperties.Properties {
+		p.Minimum = jsonschema.Ptr(0.0)
+	}
 	action := s.Properties["customActions"]
 	action.Type, action.Types = "array", nil // null means the default
 	for _, p := range action.Items.Properties {

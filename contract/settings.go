@@ -32,7 +32,12 @@ type Settings struct {
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
 	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
-	Events        bool `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
+	// MaxBudget caps what one run may spend, in US dollars, as estimated
+	// from the price of its tokens (0: no cap).
+	MaxBudget float64 `json:"maxBudget" jsonschema:"what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit"`
+	// Prices override agentls's price list, by model name.
+	Prices map[string]agent.Price `json:"prices" jsonschema:"model prices in US dollars per million tokens, by model name, over agentls's own list"`
+	Events bool                   `json:"events" jsonschema:"send agentls/event notifications (plugins turn it on)"`
 	// Diagnostics says the client sends agentls/diagnostics, so the server
 	// waits for them after an accepted proposal.
 	Diagnostics   bool           `json:"diagnostics" jsonschema:"the client sends agentls/diagnostics (plugins turn it on)"`
@@ -61,7 +66,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}, MCPServers: map[string]MCPServer{},
+		LoopDetection: true, CustomActions: []CustomAction{}, Prices: map[string]agent.Price{}, MCPServers: map[string]MCPServer{},
 		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
@@ -95,6 +100,8 @@ var settingsByKey = map[string]setting{
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),
 	"traceMaxSizeMB":      field(func(s *Settings) *float64 { return &s.TraceMaxSizeMB }, nonNegative),
+	"maxBudget":           field(func(s *Settings) *float64 { return &s.MaxBudget }, nonNegative),
+	"prices":              field(func(s *Settings) *map[string]agent.Price { return &s.Prices }, validPrices),
 	"mcpServers":          nil, // merged server by server (Merge)
 }
 
@@ -209,6 +216,23 @@ func positive(n float64) error {
 func nonNegative(n float64) error {
 	if n < 0 {
 		return fmt.Errorf("must not be negative, not %v", n)
+	}
+	return nil
+}
+
+func validPrices(ps map[string]agent.Price) error {
+	for name, p := range ps {
+		if strings.TrimSpace(name) == "" {
+			return fmt.Errorf("a price needs a model name")
+		}
+		for _, v := range []float64{p.Input, p.CachedInput, p.Output, p.LongInput, p.LongCached, p.LongOutput} {
+			if v < 0 {
+				return fmt.Errorf("%s: prices must not be negative", name)
+			}
+		}
+		if p.LongAbove < 0 {
+			return fmt.Errorf("%s: longAbove must not be negative", name)
+		}
 	}
 	return nil
 }

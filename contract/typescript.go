@@ -34,6 +34,17 @@ func TypeScript() (string, error) {
 		switch name {
 		case "Event":
 			s = schemas["EventNotification"].Defs["Event"]
+		case "EventNotification":
+			// An event with its sequence number and proposal: Event's
+			// fields are Event's.
+			ev := schemas["EventNotification"].Defs["Event"]
+			s = s.CloneSchemas()
+			for k := range ev.Properties {
+				delete(s.Properties, k)
+			}
+			s.PropertyOrder = slices.DeleteFunc(slices.Clone(s.PropertyOrder), func(k string) bool { return ev.Properties[k] != nil })
+			fmt.Fprintf(&b, "export interface %s extends Event %s\n\n", name, g.object(s, ""))
+			continue
 		case "Settings":
 			// Any key may be left out of settings a client sends; the
 			// server's settings have them all.

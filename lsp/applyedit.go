@@ -33,15 +33,18 @@ func (p *proposal) edit() (*protocol.WorkspaceEdit, error) {
 	caps := p.r.spec.caps
 	annotate := p.annotated()
 	var fcs []lspedit.FileChange
-	creates := false
+	ops := false // resource operations: documentChanges however the client declares them
 	for _, f := range p.files {
 		fc := lspedit.FileChange{URI: p.uri(f), Old: f.old, New: f.new, Version: f.version}
 		if f.create && caps.canCreate() {
-			fc.Create, creates = true, true
+			fc.Create, ops = true, true
+		}
+		if f.delete {
+			fc.Delete, ops = true, true // Inv: only proposed where caps.canDelete()
 		}
 		fcs = append(fcs, fc)
 	}
-	if !caps.documentChanges && !creates {
+	if !caps.documentChanges && !ops {
 		for _, f := range p.files {
 			if f.create {
 				return nil, errors.New("the editor cannot create files (it supports neither documentChanges nor the create resource operation)")
@@ -171,6 +174,11 @@ func (p *proposal) clientFile(res *contract.ApplyResult, f fileChange) *contract
 // annotated edit cannot say No), or a client known to drop stale edits
 // silently whose buffer never changed.
 func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.ClientFile, deadline time.Time) agent.Decision {
+	if f.delete {
+		// A deleted file has no buffer to check: the editor's word is
+		// taken.
+		return agent.Decision{Outcome: agent.OutcomeApplied}
+	}
 	want := f.new
 	if cf != nil {
 		want = *cf.Text
@@ -217,6 +225,19 @@ func (p *proposal) decide(ctx context.Context, f fileChange, cf *contract.Client
 		p.s.log.Warn("the buffer after the edit differs from what was proposed", "file", f.name)
 		final = text
 	}
+	d := p.outcome(f, cf, final)
+	if f.rebased && d.Outcome == agent.OutcomeApplied {
+		// Applied onto the user's typing: the file before it was f.old.
+		d.Rebased, d.Base = true, f.old
+		if d.Final == "" {
+			d.Final = final
+		}
+	}
+	return d
+}
+
+// outcome is f's decision once its buffer holds final.
+func (p *proposal) outcome(f fileChange, cf *contract.ClientFile, final string) agent.Decision {
 	enc := p.r.spec.caps.encoding
 	switch {
 	case final == f.new && (cf == nil || len(cf.RejectedHunks)+len(cf.EditedHunks) == 0):

@@ -24,13 +24,17 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if strings.TrimSpace(args.Prompt) == "" {
 			return nil, fmt.Errorf("%w: %s needs a non-empty \"prompt\"", errInvalidParams, contract.CommandRun)
 		}
-		id, err := s.startRun(ctx, args, params.WorkDoneToken)
+		res, err := s.startRun(ctx, args, params.WorkDoneToken)
 		if err != nil {
 			return nil, err
 		}
-		return encodeResult(contract.RunResult{RunID: id})
+		return encodeResult(res)
 	case contract.CommandApprovals:
 		return s.approvalsCommand(ctx, params)
+	case contract.CommandSessions:
+		return s.sessionsCommand(ctx, params)
+	case contract.CommandRevert:
+		return s.revertCommand(ctx, params)
 	case contract.CommandCancel:
 		var args contract.CancelArgs
 		if err := commandArg(params, &args); err != nil {

@@ -92,8 +92,11 @@ func (p *proposal) question(diff string) string {
 	if len(p.files) == 1 {
 		f := p.files[0]
 		verb := "change"
-		if f.create {
+		switch {
+		case f.create:
 			verb = "create"
+		case f.delete:
+			verb = "delete"
 		}
 		fmt.Fprintf(&b, "agentls wants to %s %s (%s)", verb, f.name, p.stat())
 		if f.reason != "" {

@@ -51,15 +51,17 @@ func (s *Server) settle(ctx context.Context, ws *workspace.Workspace, path, want
 	expired := s.after(timeout)
 	for {
 		changed := s.docs.next()
-		text, version, open = ws.Buffer(path)
-		if open && text == want {
-			return text, version, true, true
+		// Keystrokes wake this loop: compare without making the text.
+		if v, isOpen, same := ws.BufferIs(path, want); same {
+			return want, v, isOpen, true
 		}
 		select {
 		case <-changed:
 		case <-expired:
+			text, version, open = ws.Buffer(path)
 			return text, version, open, false
 		case <-ctx.Done():
+			text, version, open = ws.Buffer(path)
 			return text, version, open, false
 		}
 	}

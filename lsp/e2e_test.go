@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"github.com/agentls/agentls/contract"
+	"regexp"
 
 	"context"
 	"encoding/json"
@@ -145,9 +146,10 @@ func TestRunProposesEditAndUserAccepts(t *testing.T) {
 	if !strings.HasPrefix(runID, "main-") {
 		t.Errorf("run id = %q", runID)
 	}
+	// The progress end: the result, then what the run used.
 	end := s.ed.ProgressEnd()
-	if end != "Renamed Hello to Greet." {
-		t.Errorf("progress end = %q", end)
+	if result, usage, _ := strings.Cut(end, "\n"); result != "Renamed Hello to Greet." || !usageLine.MatchString(usage) {
+		t.Errorf("progress end = %q, want the result and a usage line", end)
 	}
 
 	// The proposal: versioned against the open buffer, annotated, with
@@ -262,6 +264,10 @@ func TestCancelRun(t *testing.T) {
 	}
 }
 
+// usageLine is the usage line of a progress end: the fake server's
+// estimated tokens, priced as gemini-flash-latest.
+var usageLine = regexp.MustCompile(`^[0-9.]+k tokens, \$0\.[0-9]+$`)
+
 func TestBadCommands(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -270,7 +276,7 @@ func TestBadCommands(t *testing.T) {
 	tests := []struct {
 		name, command, args, want string
 	}{
-		{"unknown command", "agentls.nope", `{}`, `unknown command "agentls.nope" (agentls knows agentls.run, agentls.cancel, agentls.approvals)`},
+		{"unknown command", "agentls.nope", `{}`, `unknown command "agentls.nope" (agentls knows agentls.run, agentls.cancel, agentls.approvals, agentls.sessions, agentls.revert)`},
 		{"missing prompt", contract.CommandRun, `{"uri":"file:///x"}`, "prompt"},
 		{"blank prompt", contract.CommandRun, `{"prompt":"  "}`, "prompt"},
 		{"wrong type", contract.CommandRun, `{"prompt":3}`, "agentls.run"},

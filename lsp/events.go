@@ -15,7 +15,7 @@ import (
 
 // notify sends one agentls/event.
 func (r *liveRun) notify(ctx context.Context, ev agent.Event, prop *contract.ProposalReport) {
-	b, err := json.Marshal(contract.EventNotification{Seq: r.seq.Add(1), Event: ev, Proposal: prop})
+	b, err := json.Marshal(contract.EventNotification{Seq: r.seq.Add(1), SessionID: r.sessionID(), Event: ev, Proposal: prop})
 	if err != nil {
 		r.s.log.Error("event: marshal", "err", err)
 		return
@@ -34,4 +34,12 @@ func (s *Server) showMessage(ctx context.Context, ok bool, msg string) {
 		typ = protocol.MessageTypeWarning
 	}
 	s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: typ, Message: msg})
+}
+
+// sessionID is the run's session, "" for none.
+func (r *liveRun) sessionID() string {
+	if r.spec.session == nil {
+		return ""
+	}
+	return r.spec.session.ID()
 }

@@ -36,8 +36,8 @@ func TestLoopQuestion(t *testing.T) {
 		end      string // in the progress end
 	}{
 		{name: "stop", choose: "Stop", turns: sameListing(10), asked: []string{q}, end: "stopped (loop)"},
-		{name: "keep going", choose: "Keep going", turns: append(sameListing(11), done()), asked: []string{q}, end: `"message":"done"`},
-		{name: "detection off", settings: map[string]any{"loopDetection": false}, turns: append(sameListing(11), done()), end: `"message":"done"`},
+		{name: "keep going", choose: "Keep going", turns: append(sameListing(11), done()), asked: []string{q}, end: `"message":"done\n`},
+		{name: "detection off", settings: map[string]any{"loopDetection": false}, turns: append(sameListing(11), done()), end: `"message":"done\n`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,7 +41,10 @@ type change struct {
 	target     string // the real file the tool checked; "": not checked
 	base, mine string
 	create     bool
-	reason     string
+	// delete deletes the file, which must still hold base (a revert of a
+	// run that created it).
+	delete bool
+	reason string
 }
 
 // A fileChange is a change made ready to send: checked against the editor's
@@ -76,13 +79,22 @@ func prepare(ws *workspace.Workspace, applied *appliedEdits, c change) (fc fileC
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fc, agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, false
 	}
-	if c.create {
+	switch {
+	case c.delete:
+		if !exists {
+			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " was deleted meanwhile"}, false
+		}
+		if cur.Text != c.base {
+			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " changed meanwhile"}, false
+		}
+		fc.old, fc.new = cur.Text, ""
+	case c.create:
 		if exists && cur.Text != "" {
 			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " was created meanwhile"}, false
 		}
 		fc.create = !exists
 		fc.old, fc.new = "", c.mine
-	} else {
+	default:
 		if !exists {
 			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " was deleted meanwhile"}, false
 		}
@@ -202,8 +214,11 @@ func (p *proposal) names() string {
 	var ns []string
 	for _, f := range p.files {
 		n := f.name
-		if f.create {
+		switch {
+		case f.create:
 			n += " (new)"
+		case f.delete:
+			n += " (delete)"
 		}
 		ns = append(ns, n)
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"github.com/agentls/agentls/contract"
+	"github.com/agentls/agentls/runner"
 
 	"context"
 	"fmt"
@@ -29,6 +30,7 @@ type liveRun struct {
 	diffs       atomic.Int64 // diffs shown, to name their files
 	proposed    atomic.Bool  // a change was proposed: the result is not a text answer
 	runEnd      agent.Event  // the harness's run_end, forwarded once the run is finished
+	run         *runner.Run  // the built run, once it is driven
 
 	subs map[string]*subagentRun // by subagent run id; the drive goroutine's only
 }
@@ -218,6 +220,10 @@ func endMessage(end *agent.RunEnd) string {
 	if end.Error != "" {
 		msg += ": " + end.Error
 	}
+	if end.Reason == agent.StopBudget && end.Result != "" {
+		// The last turn's answer, given when the budget ran out.
+		msg = end.Result + "\n" + msg
+	}
 	return msg
 }
 
@@ -227,8 +233,8 @@ func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
 	var prop *contract.ProposalReport
 	if r.stage != nil {
 		prop = r.proposal
-		if end.Reason != agent.StopGoal {
-			prop = r.stage.discarded()
+		if d := r.stage.discarded(); d != nil && end.Reason != agent.StopGoal {
+			prop = d // what the run staged since was not proposed
 		}
 	}
 	r.endSubagents(ctx)
@@ -244,6 +250,10 @@ func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
 	if prop != nil {
 		msg = strings.TrimSpace(msg + "\n" + prop.Summary)
 	}
+	progressEnd := firstLines(msg, answerLines, answerChars)
+	if u := r.runEnd.Usage; u != nil {
+		progressEnd += "\n" + usageLine(*u)
+	}
 	r.s.log.Info("run ended", "run", r.spec.h.id, "reason", end.Reason, "turns", end.Turns)
 	switch {
 	case end.Reason == agent.StopGoal && !r.proposed.Load() && strings.TrimSpace(end.Result) != "":
@@ -251,5 +261,5 @@ func (r *liveRun) finish(ctx context.Context, end *agent.RunEnd) {
 	case !r.spec.settings.Events:
 		r.s.showMessage(ctx, end.Reason == agent.StopGoal, "agentls: "+shorten(msg, 400))
 	}
-	r.prog.end(ctx, firstLines(msg, answerLines, answerChars))
+	r.prog.end(ctx, progressEnd)
 }

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -28,15 +29,16 @@ type runSpec struct {
 	caps     clientCaps
 	ws       *workspace.Workspace
 	token    protocol.ProgressToken
+	session  *session.Writer // the session the run belongs to, nil for none
 }
 
 // startRun validates a run request, builds the run, starts it in the
 // background and returns its id at once: the run never holds up the request
 // (clients time out long commands). What stops a run before it starts (no
 // API key, a bad argument) is the request's error.
-func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token protocol.ProgressToken) (string, error) {
+func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token protocol.ProgressToken) (contract.RunResult, error) {
 	if err := s.settingsReady(ctx); err != nil {
-		return "", protocol.ErrRequestCancelled
+		return contract.RunResult{}, protocol.ErrRequestCancelled
 	}
 	s.refreshSettings(ctx)
 	s.mu.Lock()
@@ -44,16 +46,23 @@ func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token prot
 	s.mu.Unlock()
 	task, root, err := taskFor(spec.ws, args, spec.caps.encoding)
 	if err != nil {
-		return "", err
+		return contract.RunResult{}, err
 	}
 	spec.task, spec.root = task, root
 	runCtx, cancel := context.WithCancel(s.root)
 	spec.h = &runHandle{id: "main-" + newID(), cancel: cancel}
+	if spec.session, err = s.openSession(&spec); err != nil {
+		cancel()
+		return contract.RunResult{}, err
+	}
 	r := s.newLiveRun(spec)
 	run, err := s.host.Build(ctx, r.runnerSpec(ctx))
 	if err != nil {
 		cancel()
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls: "+err.Error())
+		if spec.session != nil {
+			spec.session.Close()
+		}
+		return contract.RunResult{}, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls: "+err.Error())
 	}
 	started := s.runs.start(spec.h, func() {
 		defer cancel()
@@ -61,9 +70,10 @@ func (s *Server) startRun(ctx context.Context, args contract.RunArgs, token prot
 	})
 	if !started {
 		cancel()
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls is shutting down")
+		run.Discard()
+		return contract.RunResult{}, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "agentls is shutting down")
 	}
-	return spec.h.id, nil
+	return contract.RunResult{RunID: spec.h.id, SessionID: run.SessionID()}, nil
 }
 
 // taskFor builds the agent's task from the command's arguments: the file, the
@@ -123,7 +133,7 @@ func (r *liveRun) runnerSpec(ctx context.Context) runner.Spec {
 	rs := runner.Spec{
 		RunID: spec.h.id, Workspace: spec.ws, Root: spec.root, Files: r.fs(),
 		Approver: r.s.approver(spec), Policy: r.s.runPolicy(ctx, spec),
-		Settings: spec.settings, Task: spec.task, System: r.systemNote(),
+		Settings: spec.settings, Task: spec.task, System: r.systemNote(), Session: spec.session,
 		Unsaved: r.unsaved,
 	}
 	if p := r.proposer(); p != nil {
@@ -162,6 +172,7 @@ func (r *liveRun) diagnostics(active string) func(abs string) map[string][]agent
 // agentls/event notifications; the run's changes reach the editor through
 // its proposer, or, with confirm: run, as one proposal at the end.
 func (r *liveRun) drive(ctx context.Context, run *runner.Run) {
+	r.run = run
 	r.begin(ctx)
 	end := &agent.RunEnd{Reason: agent.StopError, Error: "the run ended without a result"}
 	r.maxTurns = max(1, run.Config.Agent.MaxTurns)

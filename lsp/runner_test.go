@@ -56,7 +56,7 @@ func TestServerRunRecordsAndReplays(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d model calls, want 4", len(reqs))
 	}
-	if sys := systemText(reqs[1]); !strings.Contains(sys, "You review.") || !strings.Contains(sys, "periwinkle-7731") {
+	if sys := reqs[1].SystemText(); !strings.Contains(sys, "You review.") || !strings.Contains(sys, "periwinkle-7731") {
 		t.Errorf("the subagent's system instruction lacks its instructions or the project context:\n%s", sys)
 	}
 	if !exists(s, "ran.txt") {
@@ -113,14 +113,4 @@ func TestServerRunRecordsAndReplays(t *testing.T) {
 	if exists(s, "ran.txt") {
 		t.Error("the replay ran the command")
 	}
-}
-
-func systemText(req geminitest.Request) string {
-	var b strings.Builder
-	if req.SystemInstruction != nil {
-		for _, p := range req.SystemInstruction.Parts {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
 }

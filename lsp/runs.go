@@ -73,6 +73,13 @@ func (rs *runs) remove(h *runHandle) {
 	}
 }
 
+// running reports whether run id is registered (it runs, or is ending).
+func (rs *runs) running(id string) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.byID[id] != nil
+}
+
 // cancel cancels a run by id and reports whether it was running.
 func (rs *runs) cancel(id string) bool {
 	rs.mu.Lock()

@@ -66,6 +66,10 @@ func (r *scenarioRun) caps() *protocol.ClientCapabilities {
 			we.ResourceOperations = slices.DeleteFunc(we.ResourceOperations, func(k protocol.ResourceOperationKind) bool {
 				return k == protocol.ResourceOperationKindCreate
 			})
+		case "delete":
+			we.ResourceOperations = slices.DeleteFunc(we.ResourceOperations, func(k protocol.ResourceOperationKind) bool {
+				return k == protocol.ResourceOperationKindDelete
+			})
 		case "workDoneProgress":
 			c.Window.WorkDoneProgress = nil
 		case "showDocument":

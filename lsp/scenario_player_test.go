@@ -36,6 +36,9 @@ import (
 //	                               users and the model see them
 //	showMessageRequest <title>|dismiss|hold
 //	showMessageRequest error <code> <message>
+//	revert                         once the run has ended (its progress too),
+//	                               agentls.revert of it; the answer goes
+//	                               to the transcript's end
 //
 // Words may be Go-quoted strings. A wait looks past what the previous wait
 // found. An answer takes the next request of its method; requests beyond the
@@ -110,8 +113,9 @@ type player struct {
 	queues   map[string]chan *pendingRequest
 	answers  map[string]string // request id → the answer, for the transcript
 	errs     []string
-	cursor   int // where the next wait starts looking
-	done     int // steps played
+	reverted []string // what agentls.revert answered
+	cursor   int      // where the next wait starts looking
+	done     int      // steps played
 }
 
 type pendingRequest struct {
@@ -264,6 +268,8 @@ func (p *player) step(ctx context.Context, s step) error {
 		return p.cancel(ctx, w[1:])
 	case "applyEdit", "showMessageRequest":
 		return p.answerNext(ctx, s)
+	case "revert":
+		return p.revert(ctx)
 	}
 	return fmt.Errorf("unknown step %q", w[0])
 }
@@ -434,3 +440,33 @@ func isSubagentToken(tok string) bool { return strings.Count(tok, "/") > 1 }
 
 // scenarioDeadline is how long a scenario's steps may take.
 const scenarioDeadline = time.Minute
+
+// revert waits for the run's end, then starts agentls.revert of it; its
+// answer comes when the user has decided, which later steps may script.
+func (p *player) revert(ctx context.Context) error {
+	id := <-p.r.runID
+	p.r.runID <- id
+	if err := p.r.runEnded(ctx); err != nil {
+		return err
+	}
+	p.r.reverts.Add(1)
+	go func() {
+		defer p.r.reverts.Done()
+		b, _ := json.Marshal(map[string]string{"runId": id})
+		res, err := p.r.ed.Server.ExecuteCommand(p.r.t.Context(), &protocol.ExecuteCommandParams{Command: contract.CommandRevert, Arguments: []protocol.LSPAny{b}})
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if err != nil {
+			p.reverted = append(p.reverted, "revert error: "+err.Error())
+			return
+		}
+		var out contract.RevertResult
+		json.Unmarshal(res, &out)
+		line := fmt.Sprintf("revert %s: %s %q", out.RunID, out.Outcome, out.Summary)
+		for _, f := range out.Files {
+			line += fmt.Sprintf("\n  %s %s %q", f.Name, f.Outcome, f.Message)
+		}
+		p.reverted = append(p.reverted, line)
+	}()
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,6 +92,9 @@ type scenarioFlags struct {
 	Settle string `json:"settle"`
 	// ProgressRate checks the bound on $/progress reports.
 	ProgressRate bool `json:"progressRate"`
+	// Usage says the model section gives every turn's usage: the usage
+	// line of the progress end is kept, not normalized.
+	Usage bool `json:"usage"`
 	// Skip skips the scenario, saying why.
 	Skip string `json:"skip"`
 }
@@ -175,6 +179,8 @@ type scenarioRun struct {
 	play  *player
 	start time.Time
 	runID chan string // holds the run's id once it started
+	// reverts are the agentls.revert commands of revert steps, running.
+	reverts sync.WaitGroup
 }
 
 func (sc *scenario) run(t *testing.T) {
@@ -265,6 +271,10 @@ func (sc *scenario) run(t *testing.T) {
 		t.Fatal("flags: neither run nor action")
 	}
 	r.waitEnd()
+	if sc.reverts() {
+		<-played // a revert comes after the run's end
+		r.reverts.Wait()
+	}
 	stopPlay() // steps still waiting now wait for what will not come
 	<-played
 	r.play.check()
@@ -272,6 +282,26 @@ func (sc *scenario) run(t *testing.T) {
 	got := r.transcript(header)
 	r.compareEvents(got)
 	r.compareFiles()
+}
+
+// runEnded waits, like waitEnd, for the run's last word, or for ctx's end.
+func (r *scenarioRun) runEnded(ctx context.Context) error {
+	_, begin, err := r.ed.Next(ctx, 0, func(m lsptest.Message) bool {
+		return m.Method == protocol.MethodProgress && progressOf(m).Kind == "begin" ||
+			m.Method == protocol.MethodWindowLogMessage && strings.HasSuffix(logText(m), ": started")
+	})
+	if err != nil {
+		return err
+	}
+	token := progressOf(begin).Token
+	title := strings.TrimSuffix(logText(begin), ": started")
+	_, _, err = r.ed.Next(ctx, 0, func(m lsptest.Message) bool {
+		if begin.Method == protocol.MethodProgress {
+			return m.Method == protocol.MethodProgress && progressOf(m).Kind == "end" && progressOf(m).Token == token
+		}
+		return m.Method == protocol.MethodWindowLogMessage && strings.HasPrefix(logText(m), title+": finished: ")
+	})
+	return err
 }
 
 // waitEnd waits for the run's last word: the end of its progress, or, for a
@@ -346,6 +376,16 @@ func (r *scenarioRun) compareFiles() {
 			r.t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
+}
+
+// reverts reports whether the scenario reverts its run.
+func (sc *scenario) reverts() bool {
+	for _, s := range sc.steps {
+		if s.words[0] == "revert" {
+			return true
+		}
+	}
+	return false
 }
 
 func cmpOr[T any](a, b []T) []T {

@@ -57,6 +57,11 @@ func (r *scenarioRun) transcript(header []string) string {
 	if r.sc.flags.ProgressRate {
 		r.checkRate(&b)
 	}
+	r.play.mu.Lock()
+	for _, rv := range r.play.reverted {
+		b.WriteString(rv + "\n")
+	}
+	r.play.mu.Unlock()
 	return r.normalize(b.String())
 }
 
@@ -170,6 +175,8 @@ func renderApplyEdit(b *strings.Builder, m lsptest.Message) {
 			writeEdits(tes, ids)
 		case *protocol.CreateFile:
 			fmt.Fprintf(b, "  create %s [%s]\n", c.URI, c.AnnotationID)
+		case *protocol.DeleteFile:
+			fmt.Fprintf(b, "  delete %s [%s]\n", c.URI, c.AnnotationID)
 		default:
 			fmt.Fprintf(b, "  %T\n", dc)
 		}
@@ -272,7 +279,11 @@ func renderEvent(b *strings.Builder, m lsptest.Message) {
 		}
 		fmt.Fprintf(b, "event subagent_end %s %s\n", e.Subagent.Agent, reason)
 	case "run_end":
-		fmt.Fprintf(b, "event run_end %s %q\n", e.End.Reason, firstLine(e.End.Result+e.End.Error))
+		said := e.End.Result + e.End.Error
+		if e.End.Result != "" && e.End.Error != "" {
+			said = e.End.Result + " | " + e.End.Error
+		}
+		fmt.Fprintf(b, "event run_end %s %q\n", e.End.Reason, firstLine(said))
 		if p := e.Proposal; p != nil {
 			fmt.Fprintf(b, "  proposal %s %q\n", p.Outcome, p.Summary)
 			for _, f := range p.Files {
@@ -301,13 +312,26 @@ func (r *scenarioRun) checkRate(b *strings.Builder) {
 	}
 }
 
-var runIDPattern = regexp.MustCompile(`main-[0-9a-f]{8}`)
+var (
+	runIDPattern    = regexp.MustCompile(`main-[0-9a-f]{8}`)
+	revertIDPattern = regexp.MustCompile(`revert-[0-9a-f]{8}`)
+	sessionPattern  = regexp.MustCompile(`s-[0-9a-f]{8}`)
+	// usagePattern is the usage line of a progress end: the fake server
+	// estimates tokens from the request, whose system prompt holds the
+	// date.
+	usagePattern = regexp.MustCompile(`\\n[0-9.]+k? tokens, (\$[0-9.]+|cost unknown)`)
+)
 
 func (r *scenarioRun) normalize(s string) string {
 	s = strings.ReplaceAll(s, string(uriOf(r.cache)), "$CACHE")
 	s = strings.ReplaceAll(s, string(uriOf(r.dir)), "$WORK")
 	s = strings.ReplaceAll(s, r.cache, "$CACHE")
 	s = strings.ReplaceAll(s, r.dir, "$WORK")
+	if !r.sc.flags.Usage {
+		s = usagePattern.ReplaceAllString(s, `\n<usage>`)
+	}
+	s = revertIDPattern.ReplaceAllString(s, "revert-ID")
+	s = sessionPattern.ReplaceAllString(s, "s-ID")
 	return runIDPattern.ReplaceAllString(s, "main-ID")
 }
 

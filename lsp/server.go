@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/mcp"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/edits/lspedit"
 	"github.com/agentls/agentls/workspace"
 )
@@ -59,6 +60,9 @@ type Config struct {
 	// TraceDir is where runs write their traces (<dir>/<workspace
 	// hash>/<runId>.jsonl); "": runs are not traced.
 	TraceDir string
+	// SessionDir is where sessions are kept (<dir>/<workspace
+	// hash>/<sessionId>.jsonl); "": in memory, for the server's life.
+	SessionDir string
 	// Environ is the environment the server started with, credentials
 	// included ("NAME=value"): shell commands start from it, less the
 	// variables that hold secrets, and traces scrub those secrets. nil: the
@@ -140,6 +144,12 @@ func (c clientCaps) canCreate() bool {
 	return slices.Contains(c.resourceOps, protocol.ResourceOperationKindCreate)
 }
 
+// canDelete reports whether the client deletes files through a
+// WorkspaceEdit.
+func (c clientCaps) canDelete() bool {
+	return slices.Contains(c.resourceOps, protocol.ResourceOperationKindDelete)
+}
+
 // New returns a server; Serve connects it.
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, settings: contract.DefaultSettings()}
@@ -156,7 +166,8 @@ func New(cfg Config) *Server {
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
 		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
-		MCP: mcp.New(mcp.Config{Environ: cfg.Environ, Secrets: cfg.Secrets, Version: cfg.Version})}
+		Sessions: session.NewStore(cfg.SessionDir, s.now),
+		MCP:      mcp.New(mcp.Config{Environ: cfg.Environ, Secrets: cfg.Secrets, Version: cfg.Version})}
 	s.config.file.path = contract.UserSettingsFile(cfg.UserConfigDir)
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()

@@ -153,6 +153,10 @@ func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *con
 	}
 	for i, d := range ds {
 		rep.Files[i].Outcome, rep.Files[i].Message, rep.Files[i].RejectedHunks = d.Outcome, d.Message, d.RejectedHunks
+		if r.run != nil {
+			c := cs[i]
+			r.run.Record(agent.Change{Path: c.path, Name: c.name, Old: c.base, New: c.mine, Create: c.create}, d)
+		}
 	}
 	rep.Outcome, rep.Message = overall(ds)
 	rep.Summary = summarize(rep)

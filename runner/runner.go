@@ -14,7 +14,7 @@
 //     asked for approvals, the policy in its mode, the settings and the task.
 //   - A [Run] is a built run: the harness's configuration with its tools,
 //     subagents, project context, environment, policy and model layers,
-//     traced when the host traces. [Host.Replay] builds a recorded run again
+//     traced when the host traces, kept in its session when it has one. [Host.Replay] builds a recorded run again
 //     from its trace through the same code, with the recording standing in
 //     for the model, the policy, the approver and side-effecting tools.
 package runner
@@ -34,6 +34,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/subagent"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
@@ -68,6 +69,9 @@ type Host struct {
 	// does not parse, an import of a context file that fails); nil: drop
 	// them.
 	Warn func(msg string)
+	// Sessions keeps the conversations runs belong to (see [Host.Session]);
+	// nil: runs belong to none.
+	Sessions *session.Store
 	// MCP holds the MCP servers of the front end's runs, one per server
 	// per workspace folder, started when a run first needs them (see
 	// Spec.Settings.MCPServers); the front end closes it when it ends.
@@ -114,6 +118,12 @@ type Spec struct {
 	// Record are settings of the front end to record in the trace header
 	// besides Settings (terminal flags).
 	Record map[string]any
+	// Session is the session the run belongs to, held for it (see
+	// [Host.Session]): the run continues the session's conversation, and
+	// its history, the changes the user accepts and its end are written to
+	// the session as they happen. The run releases it when it ends (or
+	// [Run.Discard]). nil: the run belongs to no session.
+	Session *session.Writer
 	// Unsaved names the files the editor holds with changes not on disk,
 	// which shell commands will not see (tools.Env); nil: none.
 	Unsaved func() []string
@@ -127,10 +137,15 @@ type Run struct {
 	// TracePath is the run's trace file; "" when the run is not traced.
 	TracePath string
 
-	trace  *trace.Writer
-	header trace.Header
-	warn   func(string)
-	now    func() time.Time
+	trace   *trace.Writer
+	header  trace.Header
+	warn    func(string)
+	now     func() time.Time
+	session *session.Writer // nil once released
+	// sessionID names the run's session, "" for none.
+	sessionID string
+	prompt    string // the task as the session records it
+	model     string
 	// prepare, when set, runs as the run starts: it starts the run's MCP
 	// servers, gives the run their tools, and returns the problems to
 	// report on the run.
@@ -165,7 +180,12 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.RunID == "" {
 		spec.RunID = trace.NewRunID("main")
 	}
-	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now, session: spec.Session, prompt: spec.Task.Prompt, model: name}
+	if spec.Session != nil {
+		run.sessionID = spec.Session.ID()
+		run.Task.Notes = append(spec.Session.Notes(), run.Task.Notes...)
+		spec.Proposer = recorder(spec.Proposer, spec.Session)
+	}
 	if err := h.openTrace(run, spec); err != nil {
 		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
 	}
@@ -178,6 +198,10 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	run.Config = h.config(spec, p)
 	if name == agent.ModelAuto {
 		run.Config.Agent.Model = agent.ModelAuto // the harness routes the run
+	}
+	if s := spec.Session; s != nil {
+		run.Config.History = s.History()
+		run.Config.SaveHistory = s.SaveHistory
 	}
 	if run.trace != nil {
 		run.header = h.header(spec, p.agents)
@@ -201,7 +225,11 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
-		NoLoopDetection: !spec.Settings.LoopDetection}
+		NoLoopDetection: !spec.Settings.LoopDetection,
+		Prices:          agent.Prices.With(spec.Settings.Prices)}
+	if spec.Settings.Model != agent.ModelAuto {
+		shared.ModelName = spec.Settings.Model
+	}
 	subagents := subagent.Tools(p.agents, subagent.Config{
 		Model: p.model,
 		Tools: func(def agent.Definition, depth int) []agent.Tool {
@@ -221,6 +249,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
 	cfg.RunID = spec.RunID
+	cfg.MaxBudget = spec.Settings.MaxBudget
 	return cfg
 }
 
@@ -298,6 +327,9 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
 	}
 	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
+	if spec.Session != nil {
+		hd.Session = spec.Session.ID()
+	}
 	for _, d := range agents {
 		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
 	}
@@ -305,25 +337,29 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 }
 
 // Events starts the run and returns its event stream (see agent.Run),
-// writing the trace as it goes and closing it at the end. The run's MCP
-// servers start first; what went wrong with them follows run_start as
-// warning events.
+// writing the trace and the session as it goes and closing them at the
+// end. The run's MCP servers start first; what went wrong with them follows
+// run_start as warning events.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 	return func(yield func(agent.Event, error) bool) {
+		defer r.Discard()
 		var warnings []string
+		if s := r.session; s != nil {
+			if err := s.BeginRun(r.Config.RunID, r.prompt, r.model); err != nil {
+				warnings = append(warnings, fmt.Sprintf("this run is not kept in its session (a follow-up will not see it, a revert cannot undo it): %v", err))
+			}
+		}
 		if r.prepare != nil {
-			warnings = r.prepare(ctx)
+			warnings = append(warnings, r.prepare(ctx)...)
 		}
 		events := agent.Run(ctx, r.Config, r.Task)
 		if r.trace != nil {
-			defer func() {
-				if err := r.trace.Close(); err != nil {
-					r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
-				}
-			}()
 			events = r.trace.Run(ctx, r.Config, r.Task, r.header)
 		}
 		for ev, err := range events {
+			if err == nil && ev.Type == agent.EventRunEnd && ev.RunID == r.Config.RunID {
+				r.endSession(ev)
+			}
 			if !yield(ev, err) {
 				return
 			}
@@ -340,6 +376,40 @@ func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 				}
 			}
 		}
+	}
+}
+
+// endSession records the run's end in its session.
+func (r *Run) endSession(ev agent.Event) {
+	s := r.session
+	if s == nil || ev.End == nil {
+		return
+	}
+	var usage agent.Usage
+	if ev.Usage != nil {
+		usage = *ev.Usage
+	}
+	s.EndRun(*ev.End, usage)
+	if err := s.Err(); err != nil {
+		r.warn(fmt.Sprintf("session %s: %v", s.ID(), err))
+	}
+}
+
+// SessionID is the run's session, "" when it has none.
+func (r *Run) SessionID() string { return r.sessionID }
+
+// Discard releases what a built run holds (its trace file, its session)
+// when it will not run, or has run; Events does it at its end.
+func (r *Run) Discard() {
+	if r.trace != nil {
+		if err := r.trace.Close(); err != nil {
+			r.warn(fmt.Sprintf("trace %s: %v", r.TracePath, err))
+		}
+		r.trace = nil
+	}
+	if r.session != nil {
+		r.session.Close()
+		r.session = nil
 	}
 }
 

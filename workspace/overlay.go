@@ -89,6 +89,19 @@ func (w *Workspace) Buffer(path string) (text string, version int32, ok bool) {
 	return b.text(), b.version, true
 }
 
+// BufferIs reports whether the editor's buffer of path holds want, and its
+// version, without making its text (a change to a large document costs the
+// same whatever its size, and so does this).
+func (w *Workspace) BufferIs(path, want string) (version int32, open, same bool) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	b, ok := w.buffers[canonical(w.roots, path)]
+	if !ok {
+		return 0, false, false
+	}
+	return b.version, true, b.doc.Equal(want)
+}
+
 // Version returns the version of the editor's buffer of path, if path is
 // open, without reading its text.
 func (w *Workspace) Version(path string) (version int32, ok bool) {

@@ -296,3 +296,24 @@ func ExampleWorkspace_Change() {
 	fmt.Println(text, version)
 	// Output: Héllo big world 2
 }
+
+func TestBufferIs(t *testing.T) {
+	t.Parallel()
+	w, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(w.Roots()[0], "a.txt")
+	if _, open, same := w.BufferIs(path, ""); open || same {
+		t.Errorf("a file not open: open %v, same %v", open, same)
+	}
+	w.Open(path, "one\ntwo\n", 3)
+	for _, tt := range []struct {
+		want string
+		same bool
+	}{{"one\ntwo\n", true}, {"one\ntwo", false}, {"one\ntwx\n", false}, {"", false}} {
+		if v, open, same := w.BufferIs(path, tt.want); v != 3 || !open || same != tt.same {
+			t.Errorf("BufferIs(%q) = %d, %v, %v; want 3, true, %v", tt.want, v, open, same, tt.same)
+		}
+	}
+}

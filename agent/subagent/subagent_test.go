@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
@@ -321,4 +323,33 @@ type nopProposer struct{}
 
 func (nopProposer) Propose(context.Context, agent.Change) (agent.Decision, error) {
 	return agent.Decision{}, nil
+}
+
+// TestSubagentUsageCounts: what a subagent spends counts in its parent's
+// run_end usage, cost included.
+func TestSubagentUsageCounts(t *testing.T) {
+	t.Parallel()
+	usage := func(name string, args map[string]any, prompt int32) geminitest.Turn {
+		c := geminitest.Call(name, args)
+		c.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: prompt, CandidatesTokenCount: 10, TotalTokenCount: prompt + 10}
+		return geminitest.Reply(c)
+	}
+	_, m := fake(t,
+		usage("codebase_investigator", map[string]any{"objective": "look"}, 100),                                              // parent
+		usage("complete_task", map[string]any{"summary": "s", "exploration_trace": []any{}, "relevant_paths": []any{}}, 1000), // child
+		usage("complete_task", map[string]any{"result": "done"}, 200),                                                         // parent
+	)
+	cfg := agent.Config{Model: m, Tools: subagent.Tools([]agent.Definition{subagent.Investigator()}, subagent.Config{Model: m, Tools: readOnly})}
+	var last agent.Event
+	for ev, err := range agent.Run(t.Context(), cfg, agent.Task{Prompt: "go"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	u := last.Usage
+	// 1300 prompt and 30 output tokens at gemini-flash-latest's prices.
+	if u == nil || u.Prompt != 1300 || u.Output != 30 || math.Abs(u.Cost-(1300*1.50+30*9.00)/1e6) > 1e-12 {
+		t.Errorf("parent's usage = %+v, want its own and the subagent's", u)
+	}
 }

@@ -57,6 +57,11 @@ type Header struct {
 	Environment   *Environment `json:"environment,omitempty"`
 	ContextWindow int          `json:"contextWindow,omitempty"`
 	CompressAt    float64      `json:"compressAt,omitempty"`
+	// Session is the session the run belongs to, and History the
+	// conversation it continued (its session's earlier runs), so that a
+	// replay starts where the run did.
+	Session string           `json:"session,omitempty"`
+	History []*genai.Content `json:"history,omitempty"`
 }
 
 // An MCPTool is a tool of an MCP server as a run declared it.
@@ -75,6 +80,7 @@ type Task struct {
 	File        string             `json:"file,omitempty"`
 	Selection   *Selection         `json:"selection,omitempty"`
 	Diagnostics []agent.Diagnostic `json:"diagnostics,omitempty"`
+	Notes       []string           `json:"notes,omitempty"`
 }
 
 // A Selection is agent.Selection as a trace records it.

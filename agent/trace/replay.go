@@ -160,13 +160,13 @@ func (rp *Replay) stopped(ctx context.Context, where string) error {
 func (rp *Replay) Config() agent.Config {
 	h := rp.t.Header
 	return agent.Config{Model: rp, Agent: h.Agent.Definition(), Policy: rp.Policy(), Approver: rp.Approver(),
-		RunID: h.RunID, ContextWindow: h.ContextWindow, CompressAt: h.CompressAt}
+		RunID: h.RunID, ContextWindow: h.ContextWindow, CompressAt: h.CompressAt, History: h.History}
 }
 
 // Task returns the recorded task.
 func (rp *Replay) Task() agent.Task {
 	h := rp.t.Header.Task
-	task := agent.Task{Prompt: h.Prompt, File: h.File, Diagnostics: h.Diagnostics}
+	task := agent.Task{Prompt: h.Prompt, File: h.File, Diagnostics: h.Diagnostics, Notes: h.Notes}
 	if s := h.Selection; s != nil {
 		task.Selection = &agent.Selection{StartLine: s.StartLine, EndLine: s.EndLine, Text: s.Text}
 	}

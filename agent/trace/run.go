@@ -79,7 +79,7 @@ func (w *Writer) header(cfg agent.Config, task agent.Task, h Header) *Header {
 	if h.Started.IsZero() {
 		h.Started = w.opts.Now()
 	}
-	h.Task = Task{Prompt: task.Prompt, File: task.File, Diagnostics: task.Diagnostics}
+	h.Task = Task{Prompt: task.Prompt, File: task.File, Diagnostics: task.Diagnostics, Notes: task.Notes}
 	if s := task.Selection; s != nil {
 		h.Task.Selection = &Selection{StartLine: s.StartLine, EndLine: s.EndLine, Text: s.Text}
 	}
@@ -100,5 +100,6 @@ func (w *Writer) header(cfg agent.Config, task agent.Task, h Header) *Header {
 		h.Environment = &Environment{OS: e.OS, Date: e.Date, Folders: e.Folders}
 	}
 	h.ContextWindow, h.CompressAt = cfg.ContextWindow, cfg.CompressAt
+	h.History = cfg.History
 	return &h
 }

@@ -20,7 +20,9 @@ type Summary struct {
 	Error  string
 	Result string
 	Turns  int
-	Usage  agent.Usage // every model call's, subagents' included
+	// Usage is every model call's, subagents' included, with the cost the
+	// run reported at its end (none when it did not end).
+	Usage agent.Usage
 
 	ModelCalls int
 	Retries    int
@@ -142,6 +144,9 @@ func Summarize(t *Trace) Summary {
 	}
 	if end := t.End(); end != nil && end.End != nil {
 		s.Stop, s.Error, s.Result, s.Turns = end.End.Reason, end.End.Error, end.End.Result, end.End.Turns
+		if end.Usage != nil {
+			s.Usage = *end.Usage // the run's own count: priced, subagents' included
+		}
 	}
 	return s
 }

@@ -19,6 +19,7 @@ var stopCodes = map[agent.StopReason]int{
 	agent.StopMaxTurns:       5,
 	agent.StopNoCompleteTask: 6,
 	agent.StopLoop:           7,
+	agent.StopBudget:         9,
 }
 
 // exitCode is the exit code of a run that stopped for reason.

@@ -42,7 +42,9 @@ func (b *bench) spec() runner.Spec {
 // newHost is the run builder of the terminal's runs; traceDir "" leaves runs
 // untraced unless their spec names a file.
 func newHost(e env, traceDir string, warn io.Writer) *runner.Host {
+	sessions, _ := sessionStore(e) // nil: runs are kept in no session
 	return &runner.Host{
+		Sessions:      sessions,
 		UserConfigDir: userConfigDir(e),
 		TraceDir:      traceDir,
 		Version:       version,

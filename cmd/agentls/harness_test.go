@@ -27,27 +27,6 @@ func customAgent(name string) string {
 	return "---\nname: " + name + "\ndescription: Reviews code.\ntools: [read_file]\n---\nYou review code.\n"
 }
 
-func declaredTools(req geminitest.Request) []string {
-	var names []string
-	for _, t := range req.Tools {
-		for _, d := range t.FunctionDeclarations {
-			names = append(names, d.Name)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
-
-func systemText(req geminitest.Request) string {
-	var b strings.Builder
-	if req.SystemInstruction != nil {
-		for _, p := range req.SystemInstruction.Parts {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
-}
-
 // agentls run offers the subagents (codebase_investigator, the user's and
 // the workspace's custom agents) with read-only tools, and puts the context
 // files and the environment in the system prompt; the subagent's run is
@@ -77,20 +56,20 @@ func TestRunWiresSubagentsAndContext(t *testing.T) {
 	}
 	main, sub := reqs[0], reqs[1]
 	for _, want := range []string{"Always answer in haiku.", "The user's own rule.", "# Environment", "OS: " + runtime.GOOS, "Workspace folders: " + ws} {
-		if !strings.Contains(systemText(main), want) {
+		if !strings.Contains(main.SystemText(), want) {
 			t.Errorf("the system prompt lacks %q", want)
 		}
 	}
 	for _, want := range []string{"codebase_investigator", "helper", "reviewer", "run_shell_command", "replace"} {
-		if !slices.Contains(declaredTools(main), want) {
-			t.Errorf("the main agent is not offered %s: %v", want, declaredTools(main))
+		if !slices.Contains(main.ToolNames(), want) {
+			t.Errorf("the main agent is not offered %s: %v", want, main.ToolNames())
 		}
 	}
-	if got, want := declaredTools(sub), []string{"complete_task", "glob", "grep_search", "list_directory", "read_file"}; !slices.Equal(got, want) {
+	if got, want := sub.ToolNames(), []string{"complete_task", "glob", "grep_search", "list_directory", "read_file"}; !slices.Equal(got, want) {
 		t.Errorf("the subagent is offered %v, want %v", got, want)
 	}
-	if !strings.Contains(systemText(sub), "# Environment") || !strings.Contains(systemText(sub), "codebase_investigator") {
-		t.Errorf("subagent system prompt:\n%s", systemText(sub))
+	if !strings.Contains(sub.SystemText(), "# Environment") || !strings.Contains(sub.SystemText(), "codebase_investigator") {
+		t.Errorf("subagent system prompt:\n%s", sub.SystemText())
 	}
 	for _, want := range []string{"┌─ codebase_investigator: find the greeting", "│ · Searching", "└─ codebase_investigator: goal (1 turns)", "✓ Done"} {
 		if !strings.Contains(out, want) {
@@ -178,8 +157,8 @@ func TestTerminalRecordsAndReplaysCustomAgentAndShell(t *testing.T) {
 		t.Fatalf("recording: exit %d\n%s\n%s", code, out, errOut)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 4 || !strings.Contains(systemText(reqs[1]), "periwinkle-7731") {
-		t.Fatalf("%d model calls; the subagent's system prompt:\n%s", len(reqs), systemText(reqs[1]))
+	if len(reqs) != 4 || !strings.Contains(reqs[1].SystemText(), "periwinkle-7731") {
+		t.Fatalf("%d model calls; the subagent's system prompt:\n%s", len(reqs), reqs[1].SystemText())
 	}
 	if err := os.Remove(filepath.Join(ws, "ran.txt")); err != nil {
 		t.Fatalf("the recorded run did not run its command: %v\n%s", err, out)

@@ -8,6 +8,8 @@
 //	agentls run [flags] PROMPT      run the agent on a terminal
 //	agentls replay [flags] TRACE    run a recorded run again, offline
 //	agentls runs [flags]            list recent runs
+//	agentls sessions [flags]        list the workspace's sessions
+//	agentls revert [flags] RUNID    undo a run's accepted changes
 //	agentls trace show TRACE        summarize one run
 //	agentls trust [--workspace DIR] trust a workspace's policy file
 //	agentls version                 print the version
@@ -102,6 +104,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return replayCmd(ctx, args[1:], stdout, stderr, e)
 	case "runs":
 		return runsCmd(args[1:], stdout, stderr, e)
+	case "sessions":
+		return sessionsCmd(args[1:], stdout, stderr, e)
+	case "revert":
+		return revertCmd(ctx, args[1:], stdin, stdout, stderr, e)
 	case "trace":
 		return traceCmd(args[1:], stdout, stderr, e)
 	case "trust":
@@ -125,6 +131,8 @@ func usage(w io.Writer) {
   agentls run [flags] "PROMPT"      run the agent on a terminal (agentls run -h)
   agentls replay [flags] TRACE      run a recorded run again: no model call, no command
   agentls runs [flags]              list recent runs
+  agentls sessions [flags]          list the workspace's sessions (--delete ID)
+  agentls revert [flags] RUNID      undo the changes of a run, asking first
   agentls trace show TRACE|RUNID    summarize one run
   agentls trust [--workspace DIR]   show a workspace policy file's allow rules and trust it
   agentls version                   print the version

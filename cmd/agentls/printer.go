@@ -175,9 +175,12 @@ func (p *printer) show(ev agent.Event, indent string) {
 		default:
 			p.line("%s %s", p.paint(bold+red, "✗ Stopped: "+string(ev.End.Reason)), visible(ev.End.Error))
 		}
+		if ev.End.Reason == agent.StopBudget && result != "" {
+			p.line("%s", result)
+		}
 		if ev.Usage != nil {
-			p.line("%s", p.paint(dim, fmt.Sprintf("%d turns, tokens: %d prompt, %d output, %d thoughts",
-				ev.End.Turns, ev.Usage.Prompt, ev.Usage.Output, ev.Usage.Thoughts)))
+			p.line("%s", p.paint(dim, fmt.Sprintf("%d turns, tokens: %d prompt (%d cached), %d output, %d thoughts; estimated cost %s",
+				ev.End.Turns, ev.Usage.Prompt, ev.Usage.Cached, ev.Usage.Output, ev.Usage.Thoughts, cost(*ev.Usage))))
 		}
 	}
 }

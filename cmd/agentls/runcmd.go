@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/runner"
@@ -35,6 +36,9 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(tracePath, "record", "", "the same as --trace")
 	scratch := fs.Bool("scratch", false, "work on a temporary copy of the workspace, never on the original")
 	replay := fs.String("replay", "", "the same as agentls replay FILE (--scratch: --apply)")
+	cont := fs.Bool("continue", false, "follow up: continue the workspace's latest session")
+	sessionID := fs.String("session", "", "follow up: continue this session (agentls sessions lists them)")
+	budget := fs.Float64("max-budget", 0, "what the run may spend, in US dollars, estimated from its tokens (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: agentls run [flags] \"PROMPT\" [flags]\n")
 		fs.PrintDefaults()
@@ -95,7 +99,15 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	in := newLines(stdin)
+	host := newHost(e, traceDir, stderr)
 	spec := b.spec()
+	spec.RunID = trace.NewRunID("main")
+	w, err := openSession(host, e, b.root, *sessionID, *cont, spec.RunID, prompt)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return exitUsage
+	}
+	spec.Session = w
 	spec.Proposer = &termProposer{p: ui.ask, in: in, apply: *yes, quit: cancel}
 	spec.Approver = &termApprover{yes: *yes, in: in, p: ui.ask, eng: b.engine, root: b.root, quit: cancel}
 	spec.Settings = userSettings(e, stderr)
@@ -115,23 +127,30 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			st.ClassifierModel = *classifier
 		case "loop-detection":
 			st.LoopDetection = *loops
+		case "max-budget":
+			st.MaxBudget = *budget
 		}
 	})
 	spec.Task = agent.Task{Prompt: prompt}
 	spec.TracePath = *tracePath
 	spec.Record = map[string]any{"yes": *yes, "json": *jsonOut, "scratch": *scratch}
-	host := newHost(e, traceDir, stderr)
 	host.MCP = mcp.New(mcp.Config{Environ: e, Secrets: host.Secrets, Version: version})
 	defer host.MCP.Close() // every MCP server, with its process group
 	defer host.Wait()      // the trace folder's prune, started with the run
 	run, err := host.Build(ctx, spec)
 	if err != nil {
+		if w != nil {
+			w.Close()
+		}
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return exitUsage
 	}
 	end := ui.run(run.Events(runCtx), stderr)
 	if run.TracePath != "" {
 		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, "Trace: "+run.TracePath))
+	}
+	if id := run.SessionID(); id != "" && !*scratch {
+		fmt.Fprintf(ui.msg, "%s\n", ui.ask.paint(dim, fmt.Sprintf("Session %s: follow up with agentls run --continue \"…\"; undo the run with agentls revert %s", id, spec.RunID)))
 	}
 	if *scratch {
 		fmt.Fprintf(ui.msg, "\nThe scratch copy is in %s\n", root)
@@ -262,4 +281,25 @@ func (u *ui) run(events func(func(agent.Event, error) bool), stderr io.Writer) a
 		}
 	}
 	return end
+}
+
+// openSession holds the session the run belongs to: the one named, the
+// workspace's latest (--continue), or a new one. Without a state directory
+// a new run belongs to none, and a follow-up is an error.
+func openSession(host *runner.Host, e env, root, id string, latest bool, runID, prompt string) (*session.Writer, error) {
+	if host.Sessions == nil {
+		if id != "" || latest {
+			_, why := sessionStore(e)
+			return nil, fmt.Errorf("no sessions to follow up: %v", why)
+		}
+		return nil, nil
+	}
+	if latest {
+		info, err := host.Sessions.Latest(root)
+		if err != nil {
+			return nil, err
+		}
+		id = info.ID
+	}
+	return host.Session(root, id, runID, shorten(prompt, 80))
 }

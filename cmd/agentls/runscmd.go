@@ -51,16 +51,16 @@ func runsCmd(args []string, stdout, stderr io.Writer, e env) int {
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tRUN\tSTOP\tTOKENS\tWORKSPACE\tTASK")
+	fmt.Fprintln(tw, "TIME\tRUN\tSTOP\tTOKENS\tCOST\tWORKSPACE\tTASK")
 	for _, f := range files[:min(*n, len(files))] {
 		t, err := trace.Load(f.Path)
 		if err != nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\n", f.ModTime.Local().Format("2006-01-02 15:04"), strings.TrimSuffix(filepath.Base(f.Path), ".jsonl"), "unreadable")
+			fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\t\n", f.ModTime.Local().Format("2006-01-02 15:04"), strings.TrimSuffix(filepath.Base(f.Path), ".jsonl"), "unreadable")
 			continue
 		}
 		s := trace.Summarize(t)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04"), s.RunID, stop(s),
-			s.Usage.Prompt+s.Usage.Output+s.Usage.Thoughts, home(s.Workspace, e), shorten(s.Task, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04"), s.RunID, stop(s),
+			tokens(s.Usage), runCost(s), home(s.Workspace, e), shorten(s.Task, 50))
 	}
 	tw.Flush()
 	return 0
@@ -149,6 +149,7 @@ func showSummary(w io.Writer, path string, s trace.Summary) {
 	}
 	fmt.Fprintf(tw, "Tokens\t%d prompt, %d output, %d thoughts, %d cached; %d model calls, %d retries\n",
 		s.Usage.Prompt, s.Usage.Output, s.Usage.Thoughts, s.Usage.Cached, s.ModelCalls, s.Retries)
+	fmt.Fprintf(tw, "Cost\t%s (estimated)\n", runCost(s))
 	fmt.Fprintf(tw, "Decisions\tproposals: %s; approvals: %s; policy: %s\n", counts(s.Proposals), counts(s.Approvals), counts(s.Policy))
 	for _, c := range s.Compressed {
 		fmt.Fprintf(tw, "Compressed\t%s: %d → %d tokens\n", c.Method, c.Before, c.After)
@@ -228,4 +229,13 @@ func counts[K ~string](m map[K]int) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
+}
+
+// runCost is a traced run's estimated cost: what its run_end said; "-"
+// for a run that did not end (its calls were never priced).
+func runCost(s trace.Summary) string {
+	if s.Stop == "" {
+		return "-"
+	}
+	return cost(s.Usage)
 }

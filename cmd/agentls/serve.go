@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/lsp"
 )
@@ -36,6 +37,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 	if err != nil {
 		logger.Warn("runs are not traced", "err", err)
 	}
+	sessionDir, err := session.Dir(e.get)
+	if err != nil {
+		logger.Warn("sessions are kept in memory only", "err", err)
+	}
 	srv := lsp.New(lsp.Config{
 		NewModel:      newModel(e),
 		Secrets:       apiKeys(e),
@@ -43,6 +48,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		Version:       version,
 		UserConfigDir: userConfigDir(e),
 		TraceDir:      traceDir,
+		SessionDir:    sessionDir,
 		Environ:       e,
 		// Over stdio, closing the connection can hang on a blocked read of
 		// stdin: leave the way the spec says, with the process.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/lsp/lsptest"
 )
 
 // Emacs eglot (Debian's emacs-nox and elpa-eglot 1.9) with the configuration
@@ -35,11 +36,7 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	os.ReadFile("eglot-test.el") // Go's test cache: rerun when the script changes
-	if bin := os.Getenv("AGENTLS_TEST_BIN"); bin != "" {
-		agentlsBin = bin
-		return m.Run()
-	}
-	if _, err := exec.LookPath("emacs"); err != nil {
+	if _, err := exec.LookPath("emacs"); err != nil && os.Getenv("AGENTLS_TEST_BIN") == "" {
 		return m.Run()
 	}
 	dir, err := os.MkdirTemp("", "agentls-eglot-test-")
@@ -48,15 +45,7 @@ func run(m *testing.M) int {
 		return m.Run()
 	}
 	defer os.RemoveAll(dir)
-	agentlsBin = filepath.Join(dir, "agentls")
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		goCmd = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	}
-	cmd := exec.Command(goCmd, "build", "-o", agentlsBin, "github.com/agentls/agentls/cmd/agentls")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-	}
+	agentlsBin, buildErr = lsptest.BuildServer(dir)
 	return m.Run()
 }
 

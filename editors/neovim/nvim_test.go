@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/lsp/lsptest"
 )
 
 // The headless Neovim tests: the plugin (this directory on 'runtimepath')
@@ -60,26 +61,13 @@ func run(m *testing.M) int {
 	if len(nvims) == 0 {
 		return m.Run() // the tests skip (or fail under AGENTLS_REQUIRE_NVIM=1)
 	}
-	if bin := os.Getenv("AGENTLS_TEST_BIN"); bin != "" {
-		// A prebuilt binary, for working on the plugin alone.
-		agentlsBin = bin
-		return m.Run()
-	}
 	dir, err := os.MkdirTemp("", "agentls-nvim-test-")
 	if err != nil {
 		buildErr = err
 		return m.Run()
 	}
 	defer os.RemoveAll(dir)
-	agentlsBin = filepath.Join(dir, "agentls")
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		goCmd = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	}
-	cmd := exec.Command(goCmd, "build", "-o", agentlsBin, "github.com/agentls/agentls/cmd/agentls")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		buildErr = fmt.Errorf("go build github.com/agentls/agentls/cmd/agentls: %v\n%s", err, out)
-	}
+	agentlsBin, buildErr = lsptest.BuildServer(dir)
 	return m.Run()
 }
 

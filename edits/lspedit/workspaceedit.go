@@ -20,6 +20,9 @@ type FileChange struct {
 	// editor; nil otherwise, which tells the client to trust the disk.
 	Version *int32
 	Create  bool // the file does not exist yet
+	// Delete deletes the file (a DeleteFile resource operation); New must
+	// be "".
+	Delete bool
 }
 
 // Options shape a WorkspaceEdit.
@@ -61,6 +64,16 @@ func WorkspaceEdit(changes []FileChange, opts Options) (*protocol.WorkspaceEdit,
 		stat       edits.Stat
 	)
 	for _, fc := range changes {
+		if fc.Delete {
+			df := &protocol.DeleteFile{Kind: "delete", URI: fc.URI, Options: &protocol.DeleteFileOptions{IgnoreIfNotExists: ptr(false)}}
+			if opts.NeedsConfirmation {
+				df.AnnotationID = id
+			}
+			docChanges = append(docChanges, df)
+			changed = append(changed, fc.URI)
+			stat = stat.Add(edits.DiffStat(fc.Old, ""))
+			continue
+		}
 		if fc.Create {
 			// The create is refused if the file appeared meanwhile, rather
 			// than overwriting what someone else wrote.
@@ -129,8 +142,8 @@ func ChangesMap(changes []FileChange, enc Encoding) (map[uri.URI][]protocol.Text
 	}
 	out := make(map[uri.URI][]protocol.TextEdit, len(changes))
 	for _, fc := range changes {
-		if fc.Create {
-			return nil, fmt.Errorf("%w: %s: creating a file needs documentChanges support", edits.ErrEdit, fc.URI)
+		if fc.Create || fc.Delete {
+			return nil, fmt.Errorf("%w: %s: creating or deleting a file needs documentChanges support", edits.ErrEdit, fc.URI)
 		}
 		tes, err := TextEdits(fc.Old, edits.Compute(fc.Old, fc.New), enc)
 		if err != nil {
@@ -159,6 +172,8 @@ func validate(changes []FileChange) error {
 			return fmt.Errorf("%w: %s appears twice", edits.ErrEdit, fc.URI)
 		case fc.Create && fc.Old != "":
 			return fmt.Errorf("%w: %s: a new file has no old content", edits.ErrEdit, fc.URI)
+		case fc.Delete && (fc.Create || fc.New != ""):
+			return fmt.Errorf("%w: %s: a deleted file has no new content", edits.ErrEdit, fc.URI)
 		}
 		seen[fc.URI] = true
 	}

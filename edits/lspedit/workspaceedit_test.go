@@ -159,3 +159,40 @@ func TestWorkspaceEditErrors(t *testing.T) {
 		t.Errorf("ChangesMap with a new file: error %v, want edits.ErrEdit", err)
 	}
 }
+
+// TestWorkspaceEditDelete: a deleted file is a DeleteFile that fails if the
+// file is gone, annotated like the rest, and survives a round trip.
+func TestWorkspaceEditDelete(t *testing.T) {
+	t.Parallel()
+	we, err := WorkspaceEdit([]FileChange{
+		{URI: "file:///w/a.go", Old: "a\n", New: "b\n"},
+		{URI: "file:///w/new.go", Old: "package n\n", Delete: true},
+	}, Options{NeedsConfirmation: true, AnnotationID: "r/1", Label: "Revert"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := protocol.Marshal(we)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"documentChanges":[` +
+		`{"textDocument":{"uri":"file:///w/a.go","version":null},"edits":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"newText":"b","annotationId":"r/1"}]},` +
+		`{"annotationId":"r/1","kind":"delete","uri":"file:///w/new.go","options":{"ignoreIfNotExists":false}}],` +
+		`"changeAnnotations":{"r/1":{"label":"Revert","needsConfirmation":true,"description":"2 files, +1 −2"}}}`
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("JSON (-want +got):\n%s", diff)
+	}
+	var back protocol.WorkspaceEdit
+	if err := protocol.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(we, &back); diff != "" {
+		t.Errorf("round trip (-built +decoded):\n%s", diff)
+	}
+	if _, err := WorkspaceEdit([]FileChange{{URI: "file:///w/x", Delete: true, New: "x"}}, Options{}); err == nil {
+		t.Error("a deleted file with new content: no error")
+	}
+	if _, err := ChangesMap([]FileChange{{URI: "file:///w/x", Old: "x", Delete: true}}, UTF16); err == nil {
+		t.Error("ChangesMap deleting a file: no error")
+	}
+}

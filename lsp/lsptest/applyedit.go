@@ -49,6 +49,10 @@ func (e *Editor) Apply(ctx context.Context, p *protocol.ApplyWorkspaceEditParams
 		return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}, nil
 	}
 	for _, u := range plan.order {
+		if plan.deleted[u] {
+			e.remove(ctx, u)
+			continue
+		}
 		if a.Late {
 			e.applyLate(u, plan.texts[u])
 			continue
@@ -215,10 +219,11 @@ type editPlan struct {
 	order   []uri.URI
 	texts   map[uri.URI]string
 	created map[uri.URI]bool
+	deleted map[uri.URI]bool
 }
 
 func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
-	pl := &editPlan{texts: make(map[uri.URI]string), created: make(map[uri.URI]bool)}
+	pl := &editPlan{texts: make(map[uri.URI]string), created: make(map[uri.URI]bool), deleted: make(map[uri.URI]bool)}
 	current := func(u uri.URI, version *int32) (string, error) {
 		if t, ok := pl.texts[u]; ok {
 			return t, nil
@@ -273,6 +278,12 @@ func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
 			pl.order = append(pl.order, c.URI)
 			pl.texts[c.URI] = ""
 			pl.created[c.URI] = true
+		case *protocol.DeleteFile:
+			if _, err := os.Stat(c.URI.FsPath()); err != nil {
+				return nil, fmt.Errorf("delete %s: %w", c.URI, err)
+			}
+			pl.order = append(pl.order, c.URI)
+			pl.deleted[c.URI] = true
 		default:
 			return nil, fmt.Errorf("unsupported document change %T", dc)
 		}
@@ -288,6 +299,18 @@ func (e *Editor) plan(we protocol.WorkspaceEdit) (*editPlan, error) {
 		}
 	}
 	return pl, nil
+}
+
+// remove deletes a file, closing its buffer first as an editor does.
+func (e *Editor) remove(ctx context.Context, u uri.URI) {
+	e.mu.Lock()
+	_, open := e.docs[u]
+	delete(e.docs, u)
+	e.mu.Unlock()
+	if open {
+		e.Server.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	}
+	os.Remove(u.FsPath())
 }
 
 // commit puts a planned text in the buffer and tells the server: a created

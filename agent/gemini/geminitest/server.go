@@ -23,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -354,4 +355,27 @@ func (r *Request) decode() error {
 	r.Contents, r.SystemInstruction, r.Tools = b.Contents, b.SystemInstruction, b.Tools
 	r.ToolConfig, r.GenerationConfig = b.ToolConfig, b.GenerationConfig
 	return nil
+}
+
+// SystemText is the text of the request's system instruction.
+func (r Request) SystemText() string {
+	var b strings.Builder
+	if r.SystemInstruction != nil {
+		for _, p := range r.SystemInstruction.Parts {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// ToolNames are the names of the functions the request declares, sorted.
+func (r Request) ToolNames() []string {
+	var names []string
+	for _, t := range r.Tools {
+		for _, d := range t.FunctionDeclarations {
+			names = append(names, d.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }

@@ -4,7 +4,7 @@ import type { Diagnostic, Range } from 'vscode-languageclient/node';
 
 export type EventType = 'run_start' | 'turn_start' | 'thought' | 'text' | 'tool_call' | 'approval_requested' | 'approval_decided' | 'edit_proposed' | 'edit_decided' | 'tool_result' | 'subagent_start' | 'subagent_activity' | 'subagent_end' | 'compressed' | 'model_routed' | 'usage' | 'retry' | 'warning' | 'turn_end' | 'run_end';
 
-export type StopReason = 'goal' | 'timeout' | 'max_turns' | 'aborted' | 'error' | 'no_complete_task' | 'loop';
+export type StopReason = 'goal' | 'timeout' | 'max_turns' | 'aborted' | 'error' | 'no_complete_task' | 'loop' | 'budget';
 
 export type Outcome = 'applied' | 'rejected' | 'conflict' | 'failed' | 'staged' | 'withdrawn' | 'discarded';
 
@@ -69,6 +69,8 @@ export interface Event {
     thoughts: number;
     cached: number;
     toolUse?: number;
+    cost?: number;
+    unpriced?: boolean;
   };
   end?: {
     reason: StopReason;
@@ -128,10 +130,13 @@ export interface RunArgs {
   instruction?: string;
   /** a short name for the run */
   title?: string;
+  /** continue this session (a follow-up); empty: start a new one */
+  sessionId?: string;
 }
 
 export interface RunResult {
   runId: string;
+  sessionId: string;
 }
 
 export interface CancelArgs {
@@ -169,102 +174,78 @@ export interface ApprovalsResult {
   }[];
 }
 
-export interface EventNotification {
-  seq: number;
-  type: EventType;
-  runId: string;
-  parentRunId?: string;
-  agent?: string;
-  promptId?: string;
-  turn?: number;
-  time: string;
-  text?: string;
-  subject?: string;
-  call?: {
+export interface SessionsArgs {
+  /** list (the default) or delete */
+  action?: string;
+  /** the session, for delete */
+  sessionId?: string;
+}
+
+export interface SessionsResult {
+  sessions: {
     id: string;
-    name: string;
-    /** any JSON value */
-    args?: unknown;
-    display?: string;
-  };
-  result?: {
-    output?: string;
-    isError?: boolean;
-    display?: string;
-    durationNs?: number;
-  };
-  edit?: {
-    path: string;
-    name: string;
-    added: number;
-    deleted: number;
-    create?: boolean;
-    diff?: string;
-    outcome?: Outcome;
-    message?: string;
-    reason?: string;
-    rejectedHunks?: number[];
-  };
-  approval?: {
-    kind?: string;
-    tool: string;
-    command?: string;
-    dir?: string;
-    description?: string;
-    server?: string;
-    serverTool?: string;
-    /** any JSON value */
-    args?: unknown;
-    rule?: string;
-    allowed?: boolean;
-    withdrawn?: boolean;
-  };
-  usage?: {
-    prompt: number;
-    output: number;
-    thoughts: number;
-    cached: number;
-    toolUse?: number;
-  };
-  end?: {
-    reason: StopReason;
-    result?: string;
-    error?: string;
-    turns: number;
-  };
-  retry?: {
-    attempt: number;
-    delayNs: number;
-    reason?: string;
-    error: string;
-    discard?: boolean;
-  };
-  compressed?: {
-    before: number;
-    after: number;
-    method: string;
-  };
-  routed?: {
-    model: string;
-    reason: string;
-  };
-  todos?: {
-    description: string;
-    status: string;
-  }[];
-  subagent?: {
-    runId: string;
-    agent: string;
-    task?: string;
-    end?: {
-      reason: StopReason;
-      result?: string;
-      error?: string;
-      turns: number;
+    title: string;
+    root: string;
+    created: string;
+    updated: string;
+    runs: {
+      id: string;
+      prompt: string;
+      model?: string;
+      started: string;
+      end?: {
+        reason: StopReason;
+        result?: string;
+        error?: string;
+        turns: number;
+      };
+      usage: {
+        prompt: number;
+        output: number;
+        thoughts: number;
+        cached: number;
+        toolUse?: number;
+        cost?: number;
+        unpriced?: boolean;
+      };
+      changes: number;
+      reverted?: boolean;
+    }[];
+    usage: {
+      prompt: number;
+      output: number;
+      thoughts: number;
+      cached: number;
+      toolUse?: number;
+      cost?: number;
+      unpriced?: boolean;
     };
-  };
-  /** the subagent's own event, on subagent_activity */
-  inner?: Event;
+    busy?: string;
+  }[];
+  problems?: string[];
+  persistent: boolean;
+}
+
+export interface RevertArgs {
+  /** the run whose accepted changes to undo */
+  runId: string;
+}
+
+export interface RevertResult {
+  runId: string;
+  sessionId: string;
+  outcome: Outcome;
+  files: {
+    name: string;
+    outcome: "reverted" | "deleted" | "emptied" | "conflict" | "declined" | "failed";
+    message?: string;
+  }[];
+  summary: string;
+}
+
+export interface EventNotification extends Event {
+  seq: number;
+  sessionId?: string;
   proposal?: {
     outcome: Outcome;
     message?: string;
@@ -320,6 +301,18 @@ export interface Settings {
   shellTimeoutSeconds: number;
   /** warn a model that repeats itself, then ask whether to keep going; false: never */
   loopDetection: boolean;
+  /** what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit */
+  maxBudget: number;
+  /** model prices in US dollars per million tokens, by model name, over agentls's own list */
+  prices: Record<string, {
+    input: number;
+    cachedInput?: number;
+    output: number;
+    longAbove?: number;
+    longInput?: number;
+    longCachedInput?: number;
+    longOutput?: number;
+  }>;
   /** send agentls/event notifications (plugins turn it on) */
   events: boolean;
   /** the client sends agentls/diagnostics (plugins turn it on) */
@@ -437,6 +430,55 @@ export const settingsSchema = {
       "type": "boolean",
       "description": "warn a model that repeats itself, then ask whether to keep going; false: never",
       "default": true
+    },
+    "maxBudget": {
+      "type": "number",
+      "description": "what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit",
+      "default": 0,
+      "minimum": 0
+    },
+    "prices": {
+      "type": "object",
+      "description": "model prices in US dollars per million tokens, by model name, over agentls's own list",
+      "default": {},
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "input": {
+            "type": "number",
+            "minimum": 0
+          },
+          "cachedInput": {
+            "type": "number",
+            "minimum": 0
+          },
+          "output": {
+            "type": "number",
+            "minimum": 0
+          },
+          "longAbove": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "longInput": {
+            "type": "number",
+            "minimum": 0
+          },
+          "longCachedInput": {
+            "type": "number",
+            "minimum": 0
+          },
+          "longOutput": {
+            "type": "number",
+            "minimum": 0
+          }
+        },
+        "required": [
+          "input",
+          "output"
+        ],
+        "additionalProperties": false
+      }
     },
     "events": {
       "type": "boolean",
@@ -579,6 +621,8 @@ export const defaultSettings: Readonly<Settings> = {
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
   "loopDetection": true,
+  "maxBudget": 0,
+  "prices": {},
   "events": false,
   "diagnostics": false,
   "customActions": [],

@@ -15,9 +15,12 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import type { RevertResult, RunResult, SessionsResult } from './contract';
+import { conversation } from './conversation';
 import { type EventNotification, eventMethod, isEventNotification, shorten } from './events';
 import { Review } from './review';
 import { type RunInfo, RunsTable, endMessage } from './runs';
+import { type CurrentSession, type SessionInfo, addUsage, costLabel, sessionItem, statusText } from './sessions';
 import { type InitializationOptions, type Settings, initializationOptions, readSettings, userScopeOnly } from './settings';
 import { Transcript } from './transcript';
 
@@ -29,6 +32,7 @@ interface RunArgs {
   prompt: string;
   uri?: string;
   range?: Range;
+  sessionId?: string;
 }
 
 let extension: Extension | undefined;
@@ -58,6 +62,9 @@ class Extension implements vscode.Disposable {
   /** The server's log (its stderr, window/logMessage), shared by every client we start. */
   private readonly serverLog = vscode.window.createOutputChannel('agentls server', { log: true });
   private readonly status = vscode.window.createStatusBarItem('agentls.status', vscode.StatusBarAlignment.Left, 10);
+  /** The current session: where follow-ups go. */
+  private readonly sessionStatus = vscode.window.createStatusBarItem('agentls.session', vscode.StatusBarAlignment.Left, 9);
+  private session: CurrentSession | undefined;
   private readonly runs = new RunsTable();
   private readonly transcript = new Transcript();
   private readonly transcriptChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -80,17 +87,29 @@ class Extension implements vscode.Disposable {
     this.status.command = 'agentls.showRuns';
     this.updateStatus();
     this.status.show();
+    this.sessionStatus.name = 'agentls session';
+    this.sessionStatus.command = 'agentls.sessions';
     this.disposables.push(
       this.output,
       this.serverLog,
       this.status,
+      this.sessionStatus,
       this.transcriptChanged,
       this.review,
       vscode.workspace.registerTextDocumentContentProvider(transcriptScheme, {
         onDidChange: this.transcriptChanged.event,
-        provideTextDocumentContent: (uri) => this.transcript.text(runIdOf(uri)) ?? '(no transcript for this run)',
+        provideTextDocumentContent: (uri) => {
+          const session = sessionIdOf(uri);
+          if (session !== undefined) {
+            return this.conversationText(session);
+          }
+          return this.transcript.text(runIdOf(uri)) ?? '(no transcript for this run)';
+        },
       }),
       vscode.commands.registerCommand('agentls.runPrompt', () => this.runPrompt()),
+      vscode.commands.registerCommand('agentls.followUp', (sessionId?: string) => this.followUp(sessionId)),
+      vscode.commands.registerCommand('agentls.sessions', () => this.showSessions()),
+      vscode.commands.registerCommand('agentls.revertRun', (runId?: string) => this.revertRun(runId)),
       vscode.commands.registerCommand('agentls.cancelRun', (runId?: string) => this.cancelRun(runId)),
       vscode.commands.registerCommand('agentls.showRuns', () => this.showRuns()),
       vscode.commands.registerCommand('agentls.restart', () => this.restart()),
@@ -226,7 +245,14 @@ class Extension implements vscode.Disposable {
     if (ev.type === 'edit_decided' && ev.edit?.outcome === 'withdrawn') {
       this.review.withdraw(ev.edit.path);
     }
+    if (run && ev.sessionId) {
+      this.refreshTranscript(sessionKey(ev.sessionId));
+    }
     if (run && ev.type === 'run_end') {
+      if (this.session && run.sessionId === this.session.id) {
+        this.session.usage = addUsage(this.session.usage, run.usage);
+        this.updateSessionStatus();
+      }
       this.announce(run);
       for (const id of this.runs.prune(keepEndedRuns)) {
         this.transcript.forget(id);
@@ -244,7 +270,7 @@ class Extension implements vscode.Disposable {
       runId,
       setTimeout(() => {
         this.refresh.delete(runId);
-        this.transcriptChanged.fire(transcriptUri(runId));
+        this.transcriptChanged.fire(runId.startsWith('session/') ? conversationUri(runId.slice('session/'.length)) : transcriptUri(runId));
       }, 250),
     );
   }
@@ -254,9 +280,20 @@ class Extension implements vscode.Disposable {
       return;
     }
     const show = 'Show Transcript';
-    const msg = `agentls: ${shorten(endMessage(run.end), 300)}`;
-    const shown = run.end.reason === 'goal' ? vscode.window.showInformationMessage(msg, show) : vscode.window.showWarningMessage(msg, show);
-    void shown.then((c) => (c === show ? this.openTranscript(run.id) : undefined));
+    const follow = 'Follow up…';
+    const cost = run.usage ? ` (${costLabel(run.usage)})` : '';
+    const msg = `agentls: ${shorten(endMessage(run.end), 300)}${cost}`;
+    const actions = run.sessionId ? [show, follow] : [show];
+    const shown = run.end.reason === 'goal' ? vscode.window.showInformationMessage(msg, ...actions) : vscode.window.showWarningMessage(msg, ...actions);
+    void shown.then((c) => {
+      if (c === show) {
+        return this.openTranscript(run.id);
+      }
+      if (c === follow) {
+        return this.followUp(run.sessionId);
+      }
+      return undefined;
+    });
   }
 
   private updateStatus(): void {
@@ -280,7 +317,7 @@ class Extension implements vscode.Disposable {
     return undefined;
   }
 
-  private async runPrompt(): Promise<void> {
+  private async runPrompt(follow?: CurrentSession): Promise<void> {
     const client = this.runningClient();
     if (!client) {
       return;
@@ -296,9 +333,9 @@ class Extension implements vscode.Disposable {
       }
     }
     const prompt = await vscode.window.showInputBox({
-      title: 'agentls: Run',
-      prompt: `Context: ${context}`,
-      placeHolder: 'What should the agent do?',
+      title: follow ? `agentls: Follow up — ${shorten(follow.title, 60)}` : 'agentls: Run',
+      prompt: follow ? `The agent sees the conversation so far. Context: ${context}` : `Context: ${context}`,
+      placeHolder: follow ? 'What next?' : 'What should the agent do?',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() === '' ? 'Say what the agent should do.' : undefined),
     });
@@ -306,6 +343,9 @@ class Extension implements vscode.Disposable {
       return;
     }
     const args: RunArgs = { prompt };
+    if (follow) {
+      args.sessionId = follow.id;
+    }
     if (doc) {
       args.uri = client.code2ProtocolConverter.asUri(doc.uri);
       if (sel) {
@@ -315,13 +355,160 @@ class Extension implements vscode.Disposable {
     }
     try {
       const res: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command: 'agentls.run', arguments: [args] });
-      const runId = typeof res === 'object' && res !== null ? (res as { runId?: unknown }).runId : undefined;
-      if (typeof runId !== 'string') {
+      const run = res as Partial<RunResult> | null;
+      if (typeof run?.runId !== 'string') {
         throw new Error(`unexpected answer ${JSON.stringify(res)}`);
       }
-      this.runs.started(runId, prompt);
+      this.runs.started(run.runId, prompt, run.sessionId);
+      if (run.sessionId) {
+        this.session =
+          follow?.id === run.sessionId
+            ? { ...follow, runs: follow.runs + 1 }
+            : { id: run.sessionId, title: shorten(prompt, 60), runs: 1 };
+        this.updateSessionStatus();
+      }
       this.updateStatus();
       this.output.show(true);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`agentls: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** followUp continues a session: the given one, else the current one, else one the user picks. */
+  private async followUp(sessionId?: string): Promise<void> {
+    let target = this.session;
+    if (sessionId !== undefined && sessionId !== target?.id) {
+      const info = (await this.listSessions())?.sessions.find((x) => x.id === sessionId);
+      target = info ? currentOf(info) : { id: sessionId, title: sessionId, runs: 0 };
+    }
+    if (!target) {
+      target = await this.pickSession('agentls: Follow up which conversation?');
+    }
+    if (target) {
+      await this.runPrompt(target);
+    }
+  }
+
+  private async listSessions(): Promise<SessionsResult | undefined> {
+    const client = this.runningClient();
+    if (!client) {
+      return undefined;
+    }
+    try {
+      const res: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command: 'agentls.sessions', arguments: [{ action: 'list' }] });
+      return res as SessionsResult;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`agentls: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  /** pickSession asks which session, and makes it the current one. */
+  private async pickSession(title: string): Promise<CurrentSession | undefined> {
+    const list = await this.listSessions();
+    if (!list) {
+      return undefined;
+    }
+    for (const p of list.problems ?? []) {
+      this.output.appendLine(`agentls: ${p}`);
+    }
+    if (list.sessions.length === 0) {
+      void vscode.window.showInformationMessage('agentls: no conversations in this workspace yet (agentls: Run…).');
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(
+      list.sessions.map((s) => ({ ...sessionItem(s), session: s })),
+      { title, placeHolder: list.persistent ? 'Conversations, the latest first' : 'Conversations (kept until the server stops)' },
+    );
+    if (!pick) {
+      return undefined;
+    }
+    this.session = currentOf(pick.session);
+    this.updateSessionStatus();
+    return this.session;
+  }
+
+  /** showSessions lists the conversations and does what the user picks with one. */
+  private async showSessions(): Promise<void> {
+    const s = await this.pickSession('agentls: Conversations');
+    if (!s) {
+      return;
+    }
+    const follow = 'Follow up…';
+    const show = 'Show conversation';
+    const del = 'Delete conversation';
+    const action = await vscode.window.showQuickPick([follow, show, del], { title: `agentls: ${shorten(s.title, 60)}` });
+    if (action === follow) {
+      await this.runPrompt(s);
+    } else if (action === show) {
+      const doc = await vscode.workspace.openTextDocument(conversationUri(s.id));
+      await vscode.window.showTextDocument(doc, { preview: true });
+    } else if (action === del) {
+      const sure = await vscode.window.showWarningMessage(`agentls: delete the conversation "${shorten(s.title, 60)}"? Its runs' files stay as they are.`, { modal: true }, 'Delete');
+      if (sure !== 'Delete') {
+        return;
+      }
+      const client = this.runningClient();
+      try {
+        await client?.sendRequest(ExecuteCommandRequest.type, { command: 'agentls.sessions', arguments: [{ action: 'delete', sessionId: s.id }] });
+        if (this.session?.id === s.id) {
+          this.session = undefined;
+          this.updateSessionStatus();
+        }
+      } catch (err) {
+        void vscode.window.showErrorMessage(`agentls: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  private updateSessionStatus(): void {
+    const s = this.session;
+    if (!s) {
+      this.sessionStatus.hide();
+      return;
+    }
+    this.sessionStatus.text = statusText(s);
+    this.sessionStatus.tooltip = `agentls conversation ${s.id}: ${s.title}\nagentls: Follow up… continues it. Click for conversations.`;
+    this.sessionStatus.show();
+  }
+
+  /** conversationText is a session's transcript as a conversation. */
+  private async conversationText(sessionId: string): Promise<string> {
+    const info = (await this.listSessions())?.sessions.find((s) => s.id === sessionId);
+    if (!info) {
+      return `(no conversation ${sessionId} in this workspace)`;
+    }
+    return conversation(info, (runId) => this.transcript.text(runId));
+  }
+
+  /** revertRun undoes a run's accepted changes: one proposal, reviewed like any other. */
+  private async revertRun(runId?: string): Promise<void> {
+    const client = this.runningClient();
+    if (!client) {
+      return;
+    }
+    if (runId === undefined) {
+      const ended = this.runs.all().filter((r) => !r.running);
+      if (ended.length === 0) {
+        void vscode.window.showInformationMessage('agentls: no finished run to revert.');
+        return;
+      }
+      const pick = await vscode.window.showQuickPick(ended.map(runItem), { title: 'agentls: Revert run', placeHolder: 'Undo the changes of…' });
+      runId = pick?.run.id;
+    }
+    if (runId === undefined) {
+      return;
+    }
+    try {
+      const answer: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command: 'agentls.revert', arguments: [{ runId }] });
+      const res = answer as RevertResult;
+      const msg = `agentls: ${shorten(res.summary, 300)}`;
+      if (res.outcome === 'applied' && res.files.every((f) => !f.message)) {
+        void vscode.window.showInformationMessage(msg);
+      } else {
+        void vscode.window.showWarningMessage(msg);
+      }
+      this.output.appendLine(`agentls: revert of ${runId}: ${res.summary}`);
     } catch (err) {
       void vscode.window.showErrorMessage(`agentls: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -357,9 +544,41 @@ class Extension implements vscode.Disposable {
       void vscode.window.showInformationMessage('agentls: no runs yet (agentls: Run…).');
       return;
     }
-    const pick = await vscode.window.showQuickPick(all.map(runItem), { title: 'agentls: Runs', placeHolder: 'Show the transcript of…' });
-    if (pick) {
-      await this.openTranscript(pick.run.id);
+    const pick = await vscode.window.showQuickPick(all.map(runItem), { title: 'agentls: Runs', placeHolder: 'Pick a run' });
+    if (!pick) {
+      return;
+    }
+    const r = pick.run;
+    const show = 'Show transcript';
+    const conv = 'Show conversation';
+    const follow = 'Follow up…';
+    const revert = 'Revert run';
+    const cancel = 'Cancel run';
+    const actions = [show];
+    if (r.sessionId) {
+      actions.push(conv, follow);
+    }
+    actions.push(r.running ? cancel : revert);
+    const action = await vscode.window.showQuickPick(actions, { title: `agentls: ${shorten(r.prompt, 60) || r.id}` });
+    switch (action) {
+      case show:
+        await this.openTranscript(r.id);
+        break;
+      case conv:
+        if (r.sessionId) {
+          const doc = await vscode.workspace.openTextDocument(conversationUri(r.sessionId));
+          await vscode.window.showTextDocument(doc, { preview: true });
+        }
+        break;
+      case follow:
+        await this.followUp(r.sessionId);
+        break;
+      case revert:
+        await this.revertRun(r.id);
+        break;
+      case cancel:
+        await this.cancelRun(r.id);
+        break;
     }
   }
 
@@ -375,9 +594,10 @@ interface RunItem extends vscode.QuickPickItem {
 
 function runItem(r: RunInfo): RunItem {
   const icon = r.running ? (r.waiting ? '$(eye)' : '$(sync~spin)') : r.end?.reason === 'goal' ? '$(check)' : '$(warning)';
+  const cost = r.usage ? ` · ${costLabel(r.usage)}` : '';
   return {
     label: `${icon} ${shorten(r.prompt, 80) || r.id}`,
-    description: `${r.id} · turn ${r.turn}`,
+    description: `${r.id} · turn ${r.turn}${cost}`,
     detail: r.message,
     run: r,
   };
@@ -385,6 +605,25 @@ function runItem(r: RunInfo): RunItem {
 
 function transcriptUri(runId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: transcriptScheme, path: `/${runId}.log` });
+}
+
+function conversationUri(sessionId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: transcriptScheme, path: `/session/${sessionId}.log` });
+}
+
+/** sessionKey is the refresh key of a session's conversation document. */
+function sessionKey(sessionId: string): string {
+  return `session/${sessionId}`;
+}
+
+/** sessionIdOf is the session of a conversation document, undefined for a run's transcript. */
+function sessionIdOf(uri: vscode.Uri): string | undefined {
+  const m = /^\/session\/(.+)\.log$/.exec(uri.path);
+  return m ? m[1] : undefined;
+}
+
+function currentOf(s: SessionInfo): CurrentSession {
+  return { id: s.id, title: s.title, runs: s.runs.length, usage: s.usage };
 }
 
 function runIdOf(uri: vscode.Uri): string {

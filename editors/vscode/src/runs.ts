@@ -1,7 +1,7 @@
 // The table of runs the extension knows, kept from agentls/event
 // notifications. No vscode import: unit-tested with node --test.
 
-import { type AgentEvent, type EventNotification, type RunEnd, completeTaskName, shorten, stat } from './events';
+import { type AgentEvent, type EventNotification, type RunEnd, type Usage, completeTaskName, shorten, stat } from './events';
 
 export interface RunInfo {
   id: string;
@@ -14,6 +14,10 @@ export interface RunInfo {
   /** A proposal or approval waits for the user. */
   waiting: boolean;
   end?: RunEnd;
+  /** The session the run belongs to. */
+  sessionId?: string;
+  /** What the run used and cost, from its run_end. */
+  usage?: Usage;
   /** When the extension first heard of the run, in ms since the epoch. */
   started: number;
   /** Bumped on every change, to find the latest active run. */
@@ -76,11 +80,12 @@ export class RunsTable {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** started records a run the extension started, before its first event. */
-  started(id: string, prompt: string): RunInfo {
+  started(id: string, prompt: string, sessionId?: string): RunInfo {
     const r = this.ensure(id);
     if (r.prompt === '') {
       r.prompt = prompt;
     }
+    r.sessionId ??= sessionId;
     return r;
   }
 
@@ -103,6 +108,9 @@ export class RunsTable {
     if (ev.turn !== undefined && ev.turn > r.turn) {
       r.turn = ev.turn;
     }
+    if (ev.sessionId) {
+      r.sessionId = ev.sessionId;
+    }
     switch (ev.type) {
       case 'run_start':
         if (ev.text) {
@@ -121,6 +129,7 @@ export class RunsTable {
         r.running = false;
         r.waiting = false;
         r.end = ev.end ?? { reason: 'error', error: 'the run ended without a result', turns: r.turn };
+        r.usage = ev.usage;
         break;
     }
     const msg = progressMessage(ev);
@@ -171,6 +180,11 @@ export class RunsTable {
   /** all lists every run: running ones first, then by latest activity. */
   all(): RunInfo[] {
     return [...this.runs.values()].sort((a, b) => Number(b.running) - Number(a.running) || b.updated - a.updated);
+  }
+
+  /** inSession lists the runs of a session, in the order they started. */
+  inSession(sessionId: string): RunInfo[] {
+    return [...this.runs.values()].filter((r) => r.sessionId === sessionId).sort((a, b) => a.started - b.started);
   }
 
   /** latest is the most recently active running run. */

@@ -32,7 +32,7 @@ export interface Settings {
 
 function serverDefaultSettings(): ServerSettings {
   const entries = Object.entries(serverDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k));
-  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [] };
+  return { ...(Object.fromEntries(entries) as ServerSettings), customActions: [], prices: {} };
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -79,7 +79,8 @@ interface Property {
   pattern?: string;
   minimum?: number;
   exclusiveMinimum?: number;
-  items?: { properties: Record<string, Property> };
+  items?: { type?: string; properties?: Record<string, Property> };
+  additionalProperties?: { type?: string; properties?: Record<string, Property>; required?: readonly string[] };
 }
 
 /**
@@ -116,6 +117,44 @@ function checkProperty(p: Property, v: unknown): Checked<unknown> {
   return wrongType(v);
 }
 
+/**
+ * checkPrices checks an object of objects (the prices, by model name)
+ * against the schema of its values.
+ */
+function checkPrices(p: Property, v: unknown): Checked<unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return wrongType(v);
+  }
+  const props = p.additionalProperties?.properties ?? {};
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, price] of Object.entries(v as Record<string, unknown>)) {
+    if (name.trim() === '') {
+      return bad('a price needs a model name');
+    }
+    if (typeof price !== 'object' || price === null || Array.isArray(price)) {
+      return wrongType(v);
+    }
+    const o = price as Record<string, unknown>;
+    const unknown = Object.keys(o).find((k) => !(k in props));
+    if (unknown !== undefined) {
+      return bad(`unknown field "${unknown}"`);
+    }
+    for (const k of p.additionalProperties?.required ?? []) {
+      if (!(k in o)) {
+        return wrongType(v);
+      }
+    }
+    for (const [k, x] of Object.entries(o)) {
+      const kp = props[k];
+      if (kp && !checkProperty(kp, x).ok) {
+        return typeof x === 'number' && x < 0 ? bad(`${name}: prices must not be negative`) : wrongType(v);
+      }
+    }
+    out[name] = { ...o };
+  }
+  return ok(out);
+}
+
 /** checkActions checks an array of objects whose properties are non-empty strings. */
 function checkActions(p: Property, v: unknown): Checked<unknown> {
   if (!Array.isArray(v)) {
@@ -148,7 +187,7 @@ const checkReviewMode = oneOf<ReviewMode>('refactorPreview', 'diffEditor');
  * is reported, as is an unknown key.
  */
 export function readSettings(raw: unknown): { settings: Settings; problems: string[] } {
-  const server: ServerSettings = { ...defaultSettings.server, customActions: [] };
+  const server: ServerSettings = { ...defaultSettings.server, customActions: [], prices: {} };
   const settings: Settings = { path: defaultSettings.path, reviewMode: defaultSettings.reviewMode, server };
   const problems: string[] = [];
   if (raw === undefined || raw === null) {
@@ -197,7 +236,7 @@ function isServerKey(k: string): k is keyof ServerSettings {
 // K ties the key to its check's value type.
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, value: unknown): string | undefined {
-  const c = checkProperty(settingsSchema.properties[key], value);
+  const c = key === 'prices' ? checkPrices(settingsSchema.properties[key], value) : checkProperty(settingsSchema.properties[key], value);
   if (!c.ok) {
     return c.problem;
   }
@@ -207,7 +246,7 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
 
 /** initializationOptions are the server's settings with events turned on. */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
-  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), events: true };
+  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true };
 }
 
 /**

@@ -5,6 +5,7 @@ local client = require('agentls.client')
 local messages = require('agentls.messages')
 local proposal = require('agentls.proposal')
 local runs = require('agentls.runs')
+local sessions = require('agentls.sessions')
 
 local api = vim.api
 
@@ -12,6 +13,7 @@ local M = {}
 
 M.proposal = proposal
 M.runs = runs
+M.sessions = sessions
 
 local function define_highlights()
   local links = {
@@ -64,6 +66,8 @@ end
 ---@field bufnr integer? the buffer whose file is the run's (default: the current one)
 ---@field line1 integer? with line2, the lines of the selection, the run's context (1-based)
 ---@field line2 integer?
+---@field session_id string? a follow-up: continue this session
+---@field client_id integer? the server to run on (a session's); default: the buffer's
 ---@field on_started fun(run_id: string)? called with the run's id
 
 --- Starts a run.
@@ -76,12 +80,17 @@ function M.run(prompt, opts)
     return
   end
   local bufnr = opts.bufnr or api.nvim_get_current_buf()
-  local c = client.for_buffer(bufnr)
+  local c = opts.client_id and compat.get_client(opts.client_id)
+  if c and compat.is_stopped(c) then
+    c = nil
+  end
+  local other = c ~= nil and client.attached(bufnr) ~= c -- the buffer is another server's
+  c = c or client.for_buffer(bufnr)
   if not c then
     return
   end
-  local args = { prompt = prompt }
-  local file = client.is_file_buffer(bufnr) and not vim.b[bufnr].agentls_pending_create
+  local args = { prompt = prompt, sessionId = opts.session_id }
+  local file = client.is_file_buffer(bufnr) and not vim.b[bufnr].agentls_pending_create and not other
   if file then
     args.uri = vim.uri_from_bufnr(bufnr)
   end
@@ -96,7 +105,8 @@ function M.run(prompt, opts)
       end
       local id = type(result) == 'table' and result.runId or nil
       if id then
-        runs.started(ready.id, id, prompt)
+        runs.started(ready.id, id, prompt, result.sessionId)
+        sessions.started(result.sessionId, prompt, ready.id)
         if opts.on_started then
           opts.on_started(id)
         end
@@ -140,8 +150,9 @@ function M.runs_lines()
     if state == 'done' then
       state = 'ended: ' .. tostring(r.reason or '?')
     end
-    local line = string.format('%s  %-16s %2d turn%s  %s', id, state, r.turns or 0, (r.turns or 0) == 1 and ' ' or 's',
-      vim.trim((r.prompt or ''):gsub('\n.*', ' …')))
+    local cost = sessions.cost(r.usage)
+    local line = string.format('%s  %-16s %2d turn%s  %-9s %s', id, state, r.turns or 0, (r.turns or 0) == 1 and ' ' or 's',
+      cost ~= '' and cost or '-', vim.trim((r.prompt or ''):gsub('\n.*', ' …')))
     if r.state ~= 'done' and r.message then
       line = line .. '  · ' .. r.message
     end
@@ -189,8 +200,12 @@ local function commands()
     if o.range and o.range > 0 then
       opts.line1, opts.line2 = o.line1, o.line2
     end
+    if o.bang then
+      sessions.follow(o.args, opts) -- :AgentRun! follows up the current conversation
+      return
+    end
     M.run(o.args, opts)
-  end, { nargs = '+', range = true, desc = 'agentls: run the agent with a prompt (a range is its context)' })
+  end, { nargs = '+', range = true, bang = true, desc = 'agentls: run the agent with a prompt (a range is its context; ! follows up)' })
   api.nvim_create_user_command('AgentCancel', function(o)
     M.cancel(o.args ~= '' and o.args or nil)
   end, {
@@ -210,6 +225,7 @@ local function commands()
   api.nvim_create_user_command('AgentLog', function()
     M.open_log()
   end, { desc = 'agentls: open the run transcript' })
+  sessions.define_commands()
 end
 
 --- Sets the options, defines the commands and highlights, and (with

@@ -56,9 +56,10 @@ local function get(id, client_id)
 end
 
 --- A run the server just started (agentls.run's answer).
-function M.started(client_id, id, prompt)
+function M.started(client_id, id, prompt, session_id)
   local r = get(id, client_id)
   r.prompt = r.prompt or prompt
+  r.session = r.session or session_id
   return r
 end
 
@@ -385,6 +386,8 @@ function M.on_event(ev, client_id)
       r.error = nn(e.error)
       r.turns = nn(e.turns) or r.turns
       r.ended = os.time()
+      r.usage = nn(ev.usage)
+      r.session = nn(ev.sessionId) or r.session
     end
     local what = nn(e.result) or nn(e.error) or ''
     M.log_lines({ px .. '■ ' .. (id or '?') .. ' ended: ' .. tostring(nn(e.reason) or '?') .. (what ~= '' and (' — ' .. first_line(what, 300)) or '') })

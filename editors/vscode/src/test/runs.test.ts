@@ -75,3 +75,17 @@ test('progress messages', () => {
   assert.equal(endMessage({ reason: 'timeout', error: 'after 5m', turns: 3 }), 'stopped (timeout): after 5m');
   assert.equal(endMessage({ reason: 'goal', turns: 1 }), 'done');
 });
+
+test('a run keeps its session and, at its end, what it cost', () => {
+  const t = new RunsTable();
+  t.started('main-7', 'explain', 's-1');
+  t.apply(ev({ runId: 'main-7', sessionId: 's-1', type: 'run_start', text: 'explain' }));
+  const usage = { prompt: 1200, output: 30, thoughts: 250, cached: 800, cost: 0.0033 };
+  t.apply(ev({ runId: 'main-7', sessionId: 's-1', type: 'run_end', end: { reason: 'goal', result: 'ok', turns: 1 }, usage }));
+  const r = t.get('main-7');
+  assert.ok(r);
+  assert.equal(r.sessionId, 's-1');
+  assert.deepEqual(r.usage, usage);
+  assert.deepEqual(t.inSession('s-1').map((x) => x.id), ['main-7']);
+  assert.deepEqual(t.inSession('s-2'), []);
+});

@@ -1,28 +1,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { defaultSettings as contractDefaults, pluginSettings } from '../contract';
 import { defaultSettings, initializationOptions, readSettings, userScopeOnly } from '../settings';
 
-test('no settings: the defaults, which match the server', () => {
+// The server's defaults as the contract gives them, without the settings a
+// plugin sets itself.
+const serverDefaults = Object.fromEntries(
+  Object.entries(contractDefaults).filter(([k]) => !(pluginSettings as readonly string[]).includes(k)),
+);
+
+test('no settings: the server\'s defaults, from the contract', () => {
   const { settings, problems } = readSettings(undefined);
   assert.deepEqual(problems, []);
-  assert.deepEqual(settings, {
-    path: 'agentls',
-    reviewMode: 'diffEditor',
-    server: {
-      model: 'gemini-flash-latest',
-      fastModel: 'gemini-flash-latest',
-      strongModel: 'gemini-pro-latest',
-      classifierModel: 'gemini-flash-lite-latest',
-      confirm: 'each',
-      approvalMode: 'default',
-      maxTurns: 100,
-      timeoutMinutes: 0,
-      shellTimeoutSeconds: 0,
-      loopDetection: true,
-      customActions: [],
-      mcpServers: {},
-    },
-  });
+  assert.deepEqual(settings, { path: 'agentls', reviewMode: 'diffEditor', server: { ...serverDefaults, customActions: [] } });
+  assert.equal(settings.server.model, 'gemini-flash-latest');
+  assert.equal(settings.server.maxTurns, 100);
+  for (const k of pluginSettings) {
+    assert.ok(!(k in settings.server), `${k} is the plugin's, not a user setting`);
+  }
 });
 
 test('VS Code section: extension keys stay out of the server settings', () => {
@@ -36,22 +31,23 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     maxTurns: 7,
     timeoutMinutes: 2.5,
     shellTimeoutSeconds: 30,
+    maxBudget: 0.5,
+    prices: { 'my-model': { input: 1, output: 2 } },
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
   });
   assert.deepEqual(problems, []);
   assert.equal(settings.path, '/opt/bin/agentls');
   assert.equal(settings.reviewMode, 'refactorPreview');
   assert.deepEqual(initializationOptions(settings.server), {
+    ...serverDefaults,
     model: 'auto',
-    fastModel: 'gemini-flash-latest',
-    strongModel: 'gemini-pro-latest',
-    classifierModel: 'gemini-flash-lite-latest',
-    loopDetection: true,
     confirm: 'run',
     approvalMode: 'autoEdit',
     maxTurns: 7,
     timeoutMinutes: 2.5,
     shellTimeoutSeconds: 30,
+    maxBudget: 0.5,
+    prices: { 'my-model': { input: 1, output: 2 } },
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
     mcpServers: {},
     events: true,
@@ -88,6 +84,18 @@ test('maxTurns must be an integer, like the server\'s int', () => {
   const { settings, problems } = readSettings({ maxTurns: 1.5 });
   assert.equal(settings.server.maxTurns, 100);
   assert.deepEqual(problems, ['maxTurns: wrong type (1.5)']);
+});
+
+test('prices and maxBudget are checked as the server checks them', () => {
+  const { settings, problems } = readSettings({
+    maxBudget: -1,
+    prices: { 'm': { input: -1, output: 2 } },
+  });
+  assert.equal(settings.server.maxBudget, 0);
+  assert.deepEqual(settings.server.prices, {});
+  assert.deepEqual(problems, ['maxBudget: must not be negative, not -1', 'prices: m: prices must not be negative']);
+  assert.deepEqual(readSettings({ prices: { m: { input: 1, output: 2, colour: 3 } } }).problems, ['prices: unknown field "colour"']);
+  assert.deepEqual(readSettings({ prices: { m: { input: 1 } } }).problems, ['prices: wrong type ({"m":{"input":1}})']);
 });
 
 test('not an object', () => {
