@@ -50,6 +50,7 @@ func TestEditAllowed(t *testing.T) {
 		"tool_call_update c2 diff(main.go)",
 		"tool_call_update c2 completed diff(main.go)",
 		"message: \n\nRenamed Hello to Greet.",
+		"title: Rename Hello to Greet",
 	}
 	if diff := cmp.Diff(want, without(transcript(updates), "usage")); diff != "" {
 		t.Errorf("updates (-want +got):\n%s", diff)

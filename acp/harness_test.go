@@ -20,6 +20,7 @@ import (
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/agent/mcp"
+	sessions "github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/runner"
 )
@@ -50,6 +51,10 @@ type harness struct {
 	in     *io.PipeWriter // the client's end of the server's stdin
 	served chan struct{}  // closed when Serve returns
 	trace  string         // the trace folder
+
+	sessions *sessions.Store
+	cfg      harnessConfig
+	caps     acpsdk.FileSystemCapabilities
 }
 
 type option func(*harnessConfig)
@@ -79,47 +84,68 @@ func start(t *testing.T, caps acpsdk.FileSystemCapabilities, files map[string]st
 	for _, o := range opts {
 		o(&cfg)
 	}
-	gem := geminitest.NewServer(t, turns...)
-	h := &harness{t: t, dir: dir, gem: gem, served: make(chan struct{}), trace: t.TempDir()}
+	h := &harness{t: t, dir: dir, gem: geminitest.NewServer(t, turns...), trace: t.TempDir(),
+		sessions: sessions.NewStore(t.TempDir(), nil), cfg: cfg, caps: caps}
+	h.connect()
+	return h
+}
+
+// connect starts a server on the harness's folder, model and sessions, and
+// a client of it, initialized.
+func (h *harness) connect() {
+	t := h.t
+	t.Helper()
+	gem := h.gem
 	host := &runner.Host{
 		TraceDir: h.trace,
 		Version:  "test",
 		NewModel: func(ctx context.Context, name string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: gem.URL, Model: name, Getenv: func(string) string { return "" }})
 		},
-		Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir},
+		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + h.dir},
+		Sessions: h.sessions,
 	}
 	host.MCP = mcp.New(mcp.Config{Environ: host.Environ, Version: "test"})
-	srv := acp.New(acp.Config{Host: host, Settings: cfg.settings, Problems: cfg.problems, Version: "test",
+	srv := acp.New(acp.Config{Host: host, Settings: h.cfg.settings, Problems: h.cfg.problems, Version: "test",
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
 	go func() {
-		defer close(h.served)
+		defer close(served)
 		if err := srv.Serve(ctx, c2sR, s2cW); err != nil && !errors.Is(err, context.Canceled) {
 			t.Errorf("Serve: %v", err)
 		}
 		s2cW.Close()
 	}()
-	h.client = newClient(dir)
-	h.conn = acpsdk.NewClientSideConnection(h.client, c2sW, s2cR)
-	h.conn.SetLogger(slog.New(slog.DiscardHandler))
-	h.in = c2sW
+	h.served = served
+	h.client = newClient(h.dir)
+	conn := acpsdk.NewClientSideConnection(h.client, c2sW, s2cR)
+	conn.SetLogger(slog.New(slog.DiscardHandler))
+	h.conn, h.in = conn, c2sW
 	t.Cleanup(func() {
 		cancel()
 		c2sW.Close()
-		<-h.served
+		<-served
 		host.MCP.Close()
 		host.Wait()
 		s2cR.Close()
-		<-h.conn.Done()
+		<-conn.Done()
 	})
 	if _, err := h.conn.Initialize(t.Context(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber,
-		ClientCapabilities: acpsdk.ClientCapabilities{Fs: caps}}); err != nil {
+		ClientCapabilities: acpsdk.ClientCapabilities{Fs: h.caps}}); err != nil {
 		t.Fatal(err)
 	}
-	return h
+}
+
+// restart ends the client and its server, as an editor that quits does,
+// and connects anew.
+func (h *harness) restart() {
+	h.t.Helper()
+	h.in.Close()
+	<-h.served
+	h.connect()
 }
 
 // newSession opens a session in the harness's folder.
@@ -328,6 +354,8 @@ func transcript(updates []acpsdk.SessionUpdate) []string {
 			out = append(out, "mode: "+string(u.CurrentModeUpdate.CurrentModeId))
 		case u.ConfigOptionUpdate != nil:
 			out = append(out, "config_options")
+		case u.SessionInfoUpdate != nil && u.SessionInfoUpdate.Title != nil:
+			out = append(out, "title: "+*u.SessionInfoUpdate.Title)
 		default:
 			out = append(out, "other")
 		}

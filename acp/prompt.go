@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/runner"
 )
 
@@ -124,8 +125,15 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		Policy: ss.engine.WithMode(mode), Settings: settings, Task: task, Unsaved: t.fs.unsaved,
 		System: systemNote(mode),
 	}
+	spec.RunID = trace.NewRunID("main")
+	kept, err := ss.hold(spec.RunID)
+	if err != nil {
+		return acpsdk.PromptResponse{}, err
+	}
+	spec.Session = kept.w
 	run, err := ss.srv.cfg.Host.Build(ctx, spec)
 	if err != nil {
+		kept.close()
 		return acpsdk.PromptResponse{}, rpcError(codeInternalError, "agentls: %v", err)
 	}
 	t.runID, t.size = run.Config.RunID, cmp.Or(run.Config.ContextWindow, defaultWindow)
@@ -137,6 +145,11 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		}
 		if ev.Type == agent.EventRunEnd && ev.RunID == t.runID && ev.End != nil {
 			end = *ev.End
+			if end.Reason == agent.StopError && filtered(end.Error) {
+				// Answered as a refusal, which tells the client the prompt
+				// is not part of the conversation any more: so it is not.
+				kept.forgetTurn()
+			}
 			continue
 		}
 		t.event(ev)
@@ -144,7 +157,9 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 	if run.TracePath != "" {
 		ss.srv.log.Info("acp: turn traced", "session", ss.id, "run", t.runID, "trace", run.TracePath)
 	}
-	return t.finish(end)
+	resp, err := t.finish(end)
+	kept.told(ctx, ss, task.Prompt)
+	return resp, err
 }
 
 // systemNote tells the model how its changes reach the user in a mode.

@@ -80,6 +80,11 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		s.closeAll()
 	}
 	s.turns.Wait()
+	s.mu.Lock()
+	for _, ss := range s.sessions {
+		ss.forget()
+	}
+	s.mu.Unlock()
 	pr.Close()
 	return ctx.Err()
 }
@@ -138,11 +143,22 @@ func (s *Server) initialize(p acpsdk.InitializeRequest) (acpsdk.InitializeRespon
 			// Text and resource links, and embedded text resources (an
 			// @-mention's file); no images or audio: a task is text.
 			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true},
-			SessionCapabilities: acpsdk.SessionCapabilities{Close: &acpsdk.SessionCloseCapabilities{}},
+			SessionCapabilities: sessionCaps(s.cfg.Host.Sessions != nil),
+			LoadSession:         s.cfg.Host.Sessions != nil,
 			// Stdio servers every agent takes; HTTP and SSE ones too.
 			McpCapabilities: acpsdk.McpCapabilities{Http: s.cfg.Host.MCP != nil, Sse: s.cfg.Host.MCP != nil},
 		},
 	}, nil
+}
+
+// sessionCaps are the session methods offered besides the baseline:
+// close, and list when sessions are kept.
+func sessionCaps(kept bool) acpsdk.SessionCapabilities {
+	c := acpsdk.SessionCapabilities{Close: &acpsdk.SessionCloseCapabilities{}}
+	if kept {
+		c.List = &acpsdk.SessionListCapabilities{}
+	}
+	return c
 }
 
 // closeSession stops a session's turn and forgets the session.
@@ -155,6 +171,7 @@ func (s *Server) closeSession(p acpsdk.CloseSessionRequest) (acpsdk.CloseSession
 	delete(s.sessions, ss.id)
 	s.mu.Unlock()
 	ss.cancelTurn()
+	ss.forget()
 	return acpsdk.CloseSessionResponse{}, nil
 }
 

@@ -28,6 +28,9 @@ type session struct {
 	ws     *workspace.Workspace
 	root   string
 	engine *policy.Engine
+	// kept says the session is kept in the host's store (its id is the
+	// store's): its turns continue one conversation, across processes.
+	kept bool
 
 	// turn is held by the turn under way: a session runs one at a time.
 	turn chan struct{}
@@ -47,7 +50,15 @@ type session struct {
 
 // newSession opens a session in the client's folder cwd.
 func (s *Server) newSession(ctx context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {
-	ss, err := s.openSession(p.Cwd, p.McpServers)
+	ss, err := s.openSession(p.Cwd, p.McpServers, func(root string) (string, error) {
+		if store := s.cfg.Host.Sessions; store != nil {
+			// Kept from the start, so that the id the client holds is the
+			// one session/load takes back; a session that never ran is
+			// deleted when it closes.
+			return store.Create(root, "")
+		}
+		return newSessionID(), nil
+	})
 	if err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
@@ -55,8 +66,9 @@ func (s *Server) newSession(ctx context.Context, p acpsdk.NewSessionRequest) (ac
 	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(ss.id), Modes: modes, ConfigOptions: options}, nil
 }
 
-// openSession makes a session in cwd and keeps it.
-func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, error) {
+// openSession makes a session in cwd, its id given by id (from the
+// workspace folder's root), and keeps it.
+func (s *Server) openSession(cwd string, servers []acpsdk.McpServer, id func(root string) (string, error)) (*session, error) {
 	s.mu.Lock()
 	ready := s.ready
 	s.mu.Unlock()
@@ -74,7 +86,12 @@ func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, 
 	if err != nil {
 		mode = policy.ModeDefault // the settings' problems say so
 	}
-	ss := &session{id: newSessionID(), srv: s, ws: ws, root: ws.Roots()[0], engine: policy.New(s.cfg.PolicyFile),
+	root := ws.Roots()[0]
+	sid, err := id(root)
+	if err != nil {
+		return nil, err
+	}
+	ss := &session{id: sid, srv: s, ws: ws, root: root, engine: policy.New(s.cfg.PolicyFile), kept: s.cfg.Host.Sessions != nil,
 		turn: make(chan struct{}, 1), mode: mode, model: s.cfg.Settings.Model, settings: s.cfg.Settings}
 	for _, p := range s.cfg.Problems {
 		ss.notices = append(ss.notices, "settings: "+p)
@@ -95,6 +112,9 @@ func (s *Server) openSession(cwd string, servers []acpsdk.McpServer) (*session, 
 		ss.notices = append(ss.notices, fmt.Sprintf("this agentls runs no MCP servers; not connected: %s", strings.Join(names, ", ")))
 	}
 	s.mu.Lock()
+	if old := s.sessions[ss.id]; old != nil {
+		old.cancelTurn() // loaded again: this one replaces it
+	}
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
 	return ss, nil

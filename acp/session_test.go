@@ -167,7 +167,7 @@ func TestStopReasons(t *testing.T) {
 				t.Errorf("stop reason %q, want %q", resp.StopReason, tc.want)
 			}
 			updates, _, _ := h.client.snapshot()
-			msgs := without(transcript(updates), "usage")
+			msgs := without(without(transcript(updates), "usage"), "title: ")
 			if last := msgs[len(msgs)-1]; !strings.HasPrefix(last, "message: ") || !strings.Contains(last, tc.say) {
 				t.Errorf("last update %q, want a message with %q", last, tc.say)
 			}

@@ -44,6 +44,7 @@ func TestTSEditAllowed(t *testing.T) {
 		"tool_call_update diff",
 		"tool_call_update completed diff",
 		"agent_message_chunk",
+		"session_info_update",
 	}
 	if diff := cmp.Diff(want, o.kinds(2)); diff != "" {
 		t.Errorf("updates (-want +got):\n%s", diff)
@@ -156,5 +157,46 @@ func TestTSUnsavedBuffer(t *testing.T) {
 	}
 	if len(o.Writes) != 1 || !strings.Contains(o.Writes[0].Content, "// Hello greets.\nfunc Greet()") {
 		t.Errorf("writes %+v, want the buffer's text changed", o.Writes)
+	}
+}
+
+// A session outlives agentls: after a restart, session/list finds it,
+// session/load tells its conversation again, and a prompt continues it.
+func TestTSLoadSession(t *testing.T) {
+	t.Parallel()
+	r := newTSRun(t, nil, done("Paris."), done("Berlin."))
+	plan := append(r.init(true),
+		step{"do": "prompt", "text": "Capital of France?"},
+		step{"do": "restart"},
+		step{"do": "list", "cwd": r.dir},
+		step{"do": "load", "cwd": r.dir},
+		step{"do": "prompt", "text": "And of Germany?"})
+	o := r.play(plan...)
+	var newSession struct {
+		SessionID string `json:"sessionId"`
+	}
+	mustDecode(t, o.Steps[1].Result, &newSession)
+	var list struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Cwd       string `json:"cwd"`
+			Title     string `json:"title"`
+		} `json:"sessions"`
+	}
+	mustDecode(t, o.Steps[4].Result, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != newSession.SessionID || list.Sessions[0].Title != "Capital of France?" {
+		t.Errorf("session/list answered %s, want %s", o.Steps[4].Result, newSession.SessionID)
+	}
+	if o.Steps[5].Error != nil {
+		t.Fatalf("session/load: %+v", o.Steps[5].Error)
+	}
+	if diff := cmp.Diff([]string{"user_message_chunk", "agent_message_chunk"}, o.kinds(5)); diff != "" {
+		t.Errorf("the conversation told again (-want +got):\n%s", diff)
+	}
+	if got := o.stop(t, 6); got != "end_turn" {
+		t.Errorf("the follow-up answered %s", got)
+	}
+	if !r.toldModel("Capital of France?") || !r.toldModel("And of Germany?") {
+		t.Error("the follow-up does not continue the conversation")
 	}
 }

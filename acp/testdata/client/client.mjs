@@ -13,7 +13,7 @@
 //   set_config  {configId, value}
 //   buffer      {path, text}               an unsaved buffer of the client
 //   restart     the agent process ends; a new one is started and initialized
-//   list        session/list
+//   list        {cwd}                      session/list
 //   load        {cwd}                      session/load of the session
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -117,7 +117,7 @@ async function run(s) {
       startAgent();
       return conn.initialize(init);
     case "list":
-      return conn.listSessions({});
+      return conn.listSessions(s.cwd ? { cwd: s.cwd } : {});
     case "load":
       return conn.loadSession({ sessionId, cwd: s.cwd, mcpServers: [] });
   }
