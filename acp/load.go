@@ -174,8 +174,8 @@ func (ss *session) forget() {
 // not kept).
 type hold struct {
 	w      *sessions.Writer // nil when the session is not kept
-	before int             // the history's length before the turn
-	first  bool            // the session's first turn
+	before int              // the history's length before the turn
+	first  bool             // the session's first turn
 }
 
 // hold holds the session for the turn runID: the run continues its
