@@ -176,6 +176,7 @@ type hold struct {
 	w      *sessions.Writer // nil when the session is not kept
 	before int              // the history's length before the turn
 	first  bool             // the session's first turn
+	spent  float64          // what the session cost before the turn, in US dollars
 }
 
 // hold holds the session for the turn runID: the run continues its
@@ -188,7 +189,8 @@ func (ss *session) hold(runID string) (*hold, error) {
 	if err != nil {
 		return nil, sessionError(err)
 	}
-	return &hold{w: w, before: len(w.History()), first: len(w.Info().Runs) == 0}, nil
+	info := w.Info()
+	return &hold{w: w, before: len(w.History()), first: len(info.Runs) == 0, spent: info.Usage.Cost}, nil
 }
 
 // close releases a hold whose run was never built.

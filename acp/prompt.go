@@ -136,7 +136,7 @@ func (ss *session) run(ctx context.Context, task agent.Task) (acpsdk.PromptRespo
 		kept.close()
 		return acpsdk.PromptResponse{}, rpcError(codeInternalError, "agentls: %v", err)
 	}
-	t.runID, t.size = run.Config.RunID, cmp.Or(run.Config.ContextWindow, defaultWindow)
+	t.runID, t.size, t.spent = run.Config.RunID, cmp.Or(run.Config.ContextWindow, defaultWindow), kept.spent
 	end := agent.RunEnd{Reason: agent.StopError, Error: "the run ended without a result"}
 	for ev, err := range run.Events(ctx) {
 		if err != nil {
@@ -177,6 +177,7 @@ func systemNote(mode policy.Mode) string {
 //
 //	goal, no_complete_task → end_turn (the answer is the message)
 //	max_turns, timeout    → max_turn_requests (a limit of the turn)
+//	budget                → max_tokens (the run spent what maxBudget allows)
 //	loop                  → end_turn, saying the model kept repeating itself
 //	aborted               → cancelled
 //	error, by the model's filters → refusal
@@ -200,6 +201,12 @@ func (t *turn) finish(end agent.RunEnd) (acpsdk.PromptResponse, error) {
 	case agent.StopTimeout:
 		say(t.separator() + "agentls: stopped at the run's time limit (setting timeoutMinutes).")
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTurnRequests}, nil
+	case agent.StopBudget:
+		if r := strings.TrimSpace(end.Result); r != "" && r != strings.TrimSpace(t.lastText()) {
+			say(t.separator() + end.Result)
+		}
+		say(t.separator() + "agentls: stopped: " + cmp.Or(end.Error, "the run spent its budget") + " (setting maxBudget).")
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonMaxTokens}, nil
 	case agent.StopLoop:
 		say(t.separator() + "agentls: stopped: the model kept repeating itself.")
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil

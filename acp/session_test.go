@@ -9,7 +9,9 @@ import (
 
 	acpsdk "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/contract"
 )
@@ -285,5 +287,43 @@ func TestUntrustedFolder(t *testing.T) {
 	tr := transcript(updates)
 	if len(tr) == 0 || !strings.Contains(tr[0], "is not in force: you have not trusted it as it is; it would allow without asking") || !strings.Contains(tr[0], "agentls trust --workspace "+h.dir) {
 		t.Errorf("first update %q", tr[0])
+	}
+}
+
+// usage_update tells the session's cost so far, and a run that spends its
+// budget (maxBudget) ends max_tokens, with its last answer and what it
+// spent.
+func TestCostAndBudget(t *testing.T) {
+	t.Parallel()
+	costly := &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 1000, CandidatesTokenCount: 100, TotalTokenCount: 1100}
+	c1 := geminitest.Call("read_file", map[string]any{"file_path": "a.txt"})
+	c1.Usage = costly // $0.001 + $0.001 at $1 and $10 a million tokens
+	c2 := geminitest.Call("complete_task", map[string]any{"result": "What I have so far."})
+	c2.Usage = costly
+	h := start(t, clientFS, map[string]string{"a.txt": "a\n"}, []geminitest.Turn{geminitest.Reply(c1), geminitest.Reply(c2)}, withSettings(func(s *contract.Settings) {
+		s.Prices = map[string]agent.Price{"gemini-test": {Input: 1, Output: 10}}
+		s.MaxBudget = 0.001
+	}))
+	sid := h.newSession().SessionId
+	resp, err := h.prompt(sid, "Go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != acpsdk.StopReasonMaxTokens {
+		t.Errorf("stop reason %q, want max_tokens", resp.StopReason)
+	}
+	updates, _, _ := h.client.snapshot()
+	var costs []float64
+	for _, u := range updates {
+		if u.UsageUpdate != nil && u.UsageUpdate.Cost != nil {
+			costs = append(costs, u.UsageUpdate.Cost.Amount)
+		}
+	}
+	if len(costs) != 2 || costs[0] < 0.0019 || costs[0] > 0.0021 || costs[1] < 0.0039 || costs[1] > 0.0041 {
+		t.Errorf("costs told %v, want about $0.002 then $0.004", costs)
+	}
+	msgs := without(without(transcript(updates), "usage"), "title: ")
+	if n := len(msgs); n < 2 || !strings.Contains(msgs[n-2], "What I have so far.") || !strings.Contains(msgs[n-1], "more than the run's budget") {
+		t.Errorf("the last messages:\n%s", joinLines(msgs))
 	}
 }

@@ -21,6 +21,9 @@ type turn struct {
 	fs    *clientFS
 	runID string // the main run's, once built
 	size  int    // its model's context window, in tokens
+	// spent is what the session cost before the turn, and the turn's model
+	// calls (its subagents' too) so far, in US dollars; the run's goroutine's.
+	spent float64
 
 	mu    sync.Mutex       // the run's goroutine and its tool calls' (proposer, approver)
 	calls map[string]*call // by wire id
@@ -77,14 +80,20 @@ func (t *turn) event(ev agent.Event) {
 		t.endCall(ev)
 	case agent.EventSubagentActivity:
 		// A subagent's calls are shown as calls; its thoughts and text
-		// reach the user through its parent's answer.
+		// reach the user through its parent's answer; what it spends counts.
 		if in := ev.Inner; in != nil && (in.Type == agent.EventToolCall || in.Type == agent.EventToolResult || in.Type == agent.EventApprovalDecided) {
 			t.event(*in)
+		} else if in != nil && in.Type == agent.EventUsage && in.Usage != nil {
+			t.spent += in.Usage.Cost
 		}
 	case agent.EventUsage:
 		if main && ev.Usage != nil {
-			t.ss.update(t.ctx, acpsdk.SessionUpdate{UsageUpdate: &acpsdk.SessionUsageUpdate{
-				Used: int(ev.Usage.Prompt + ev.Usage.Output + ev.Usage.Thoughts), Size: t.size}})
+			t.spent += ev.Usage.Cost
+			u := &acpsdk.SessionUsageUpdate{Used: int(ev.Usage.Prompt + ev.Usage.Output + ev.Usage.Thoughts), Size: t.size}
+			if t.spent > 0 {
+				u.Cost = &acpsdk.Cost{Amount: t.spent, Currency: "USD"}
+			}
+			t.ss.update(t.ctx, acpsdk.SessionUpdate{UsageUpdate: u})
 		}
 	case agent.EventWarning:
 		if main && ev.Text != "" {
