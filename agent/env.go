@@ -103,6 +103,9 @@ type Approval struct {
 	Command     string `json:"command,omitempty"`
 	Dir         string `json:"dir,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Hosts are the web hosts a call would reach (web_fetch); policy rules
+	// may allow them by name.
+	Hosts []string `json:"hosts,omitempty"`
 	// Server is the MCP server of a call of one of its tools, ServerTool
 	// the tool's name there, and Args the call's arguments (JSON): what the
 	// user is asked to allow.

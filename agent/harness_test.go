@@ -263,10 +263,12 @@ func TestContextStackInSystemPrompt(t *testing.T) {
 		Context:     []agent.ContextFile{{Path: "AGENTS.md", Content: "Use tabs."}, {Path: "svc/AGENTS.md", Content: "Never touch gen/."}},
 		Environment: &agent.Environment{OS: "linux", Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Folders: []string{"/ws"}},
 		Agent:       agent.Definition{Instructions: "You are the main agent."},
+		Skills:      []agent.SkillInfo{{Name: "release", Description: "Cut a release:\n tag and push."}},
 	}
 	collect(t, t.Context(), cfg, agent.Task{Prompt: "go", File: "svc/a.go"})
 	sys := srv.Requests()[0].SystemInstruction.Parts[0].Text
 	for _, want := range []string{"You are the main agent.", "<context file=\"AGENTS.md\">\nUse tabs.\n</context>",
+		"# Skills\n", "call activate_skill with its name", "\n- release: Cut a release: tag and push.\n",
 		"<context file=\"svc/AGENTS.md\">\nNever touch gen/.\n</context>", "Date: Saturday, 21 November 2026.", "OS: linux.", "Workspace folders: /ws."} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)

@@ -20,7 +20,9 @@ const (
 type PolicyCall struct {
 	Agent string // the agent that calls ("main", a subagent's name)
 	Tool  string
-	Args  json.RawMessage
+	// Kind is the kind the tool declares (see [Kinded]); "" for none.
+	Kind Kind
+	Args json.RawMessage
 	// Approval is what the user would be asked to allow, for tools that
 	// implement [Approvable]; nil for other tools.
 	Approval *Approval
@@ -96,7 +98,7 @@ func (r *run) permit(ctx context.Context, call *Call, tool Tool) (res Result, ok
 	d := PolicyDecision{Verdict: VerdictAllow}
 	switch {
 	case r.perm.policy != nil:
-		d = r.perm.policy.Check(PolicyCall{Agent: r.def.Name, Tool: call.Name, Args: call.Args, Approval: ap, Trusted: trusted})
+		d = r.perm.policy.Check(PolicyCall{Agent: r.def.Name, Tool: call.Name, Kind: KindOf(tool), Args: call.Args, Approval: ap, Trusted: trusted})
 	case ap != nil:
 		d.Verdict = VerdictAsk
 	}

@@ -17,6 +17,13 @@ type ContextFile struct {
 	Content string
 }
 
+// A SkillInfo is a skill the model may activate, as the system prompt
+// names it.
+type SkillInfo struct {
+	Name        string
+	Description string
+}
+
 // Environment describes where the run works.
 type Environment struct {
 	OS      string
@@ -39,6 +46,12 @@ func buildSystemPrompt(cfg Config, def Definition) string {
 		b.WriteString("\n# Project context\nInstructions from the project's context files; follow them.\n")
 		for _, f := range cfg.Context {
 			fmt.Fprintf(&b, "\n<context file=%q>\n%s\n</context>\n", f.Path, strings.TrimSpace(f.Content))
+		}
+	}
+	if len(cfg.Skills) > 0 {
+		b.WriteString("\n# Skills\nA skill is a procedure for one kind of task. When the task matches a skill's description, call activate_skill with its name before you start, and follow its instructions.\n")
+		for _, s := range cfg.Skills {
+			fmt.Fprintf(&b, "- %s: %s\n", s.Name, strings.Join(strings.Fields(s.Description), " "))
 		}
 	}
 	if e := cfg.Environment; e != nil {

@@ -25,6 +25,8 @@ type Config struct {
 	Context     []ContextFile
 	Environment *Environment
 	System      string
+	// Skills are the skills the system prompt lists, for activate_skill.
+	Skills []SkillInfo
 
 	// Router routes runs whose model is ModelAuto; its empty fields are
 	// DefaultRouter's.

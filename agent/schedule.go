@@ -118,6 +118,9 @@ func (r *run) runTools(ctx context.Context, fcs []*genai.FunctionCall) ([]*genai
 	for running := true; running; {
 		select {
 		case d := <-p.events:
+			if d.ev.Type == EventUsage && d.ev.Usage != nil {
+				r.usage.Add(*d.ev.Usage) // a tool's own model call (Call.Generate)
+			}
 			r.emit(d.ev)
 			close(d.done)
 		case <-p.over:

@@ -21,6 +21,43 @@ type Tool interface {
 	Run(ctx context.Context, call *Call) (Result, error)
 }
 
+// A Kind says what a tool's calls do. The policy decides by it which calls
+// run without asking, which are proposals, which need the user's approval,
+// and which plan mode keeps; every tool declares its own (see [Kinded]).
+type Kind string
+
+// Kinds.
+const (
+	// KindRead reads the workspace, or asks the model, and changes nothing:
+	// its calls run without asking, in plan mode too.
+	KindRead Kind = "read"
+	// KindFetch reads from outside the workspace (the web) and changes
+	// nothing: plan mode keeps it, but each call is asked about unless a
+	// rule allows it.
+	KindFetch Kind = "fetch"
+	// KindEdit changes files through proposals the user confirms: the
+	// proposal is the question. Plan mode refuses it.
+	KindEdit Kind = "edit"
+	// KindExecute runs programs: each call is asked about unless a rule
+	// allows it. Plan mode refuses it.
+	KindExecute Kind = "execute"
+)
+
+// Kinded is implemented by tools that say what kind their calls are. A
+// tool of no kind is asked about, and refused in plan mode, unless a rule
+// names it.
+type Kinded interface {
+	Kind() Kind
+}
+
+// KindOf returns the kind t declares, "" for none.
+func KindOf(t Tool) Kind {
+	if k, ok := t.(Kinded); ok {
+		return k.Kind()
+	}
+	return ""
+}
+
 // Locker is implemented by tools that change the workspace. Locks names the
 // resources a call changes: calls of one turn that share a lock run one after
 // another in the model's order; "*" conflicts with every other lock. Tools
@@ -85,6 +122,7 @@ func (c *Call) UserWait() (resume func()) {
 type Func[A any] struct {
 	decl     *genai.FunctionDeclaration
 	resolved *jsonschema.Resolved
+	kind     Kind
 	run      func(ctx context.Context, call *Call, args A) (Result, error)
 }
 
@@ -115,6 +153,13 @@ func notNull(s *jsonschema.Schema) {
 	}
 }
 
+// NewFuncSchema is NewFunc with a parameter schema of the caller's, for
+// what A's type cannot say (an enum known only when the run is built). A
+// decodes the arguments the schema admits.
+func NewFuncSchema[A any](name, description string, schema *jsonschema.Schema, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
+	return newFuncSchema(name, description, schema, run)
+}
+
 func newFuncSchema[A any](name, description string, schema *jsonschema.Schema, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
@@ -130,6 +175,15 @@ func newFuncSchema[A any](name, description string, schema *jsonschema.Schema, r
 		run:      run,
 	}
 }
+
+// WithKind declares the tool's kind (see [Kinded]) and returns f.
+func (f *Func[A]) WithKind(k Kind) *Func[A] {
+	f.kind = k
+	return f
+}
+
+// Kind implements [Kinded]: the kind given to WithKind, "" for none.
+func (f *Func[A]) Kind() Kind { return f.kind }
 
 // Declaration implements [Tool].
 func (f *Func[A]) Declaration() *genai.FunctionDeclaration { return f.decl }

@@ -32,6 +32,14 @@ type Settings struct {
 	// LoopDetection warns a model that repeats itself, then asks the user
 	// whether to go on; off, nothing is detected.
 	LoopDetection bool `json:"loopDetection" jsonschema:"warn a model that repeats itself, then ask whether to keep going; false: never"`
+	// Web offers the web tools: web_fetch (each fetch asks) and
+	// google_web_search.
+	Web bool `json:"web" jsonschema:"offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web"`
+	// WebPrivateNetwork lets web_fetch reach loopback, private and
+	// link-local addresses, and plain http on loopback ones.
+	WebPrivateNetwork bool `json:"webPrivateNetwork" jsonschema:"let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https"`
+	// WebInPlanMode keeps the web tools in plan mode, which is read-only.
+	WebInPlanMode bool `json:"webInPlanMode" jsonschema:"keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web"`
 	// MaxBudget caps what one run may spend, in US dollars, as estimated
 	// from the price of its tokens (0: no cap).
 	MaxBudget float64 `json:"maxBudget" jsonschema:"what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit"`
@@ -66,7 +74,7 @@ const DefaultModel = agent.DefaultModel
 func DefaultSettings() Settings {
 	return Settings{Model: DefaultModel, FastModel: agent.DefaultFastModel, StrongModel: agent.DefaultStrongModel,
 		ClassifierModel: agent.DefaultClassifierModel, Confirm: "each", ApprovalMode: "default", MaxTurns: 100,
-		LoopDetection: true, CustomActions: []CustomAction{}, Prices: map[string]agent.Price{}, MCPServers: map[string]MCPServer{},
+		LoopDetection: true, Web: true, WebInPlanMode: true, CustomActions: []CustomAction{}, Prices: map[string]agent.Price{}, MCPServers: map[string]MCPServer{},
 		TraceMaxAgeDays: 30, TraceMaxSizeMB: 100}
 }
 
@@ -96,6 +104,9 @@ var settingsByKey = map[string]setting{
 	"timeoutMinutes":      field(func(s *Settings) *float64 { return &s.TimeoutMinutes }, nonNegative),
 	"shellTimeoutSeconds": field(func(s *Settings) *float64 { return &s.ShellTimeoutSeconds }, nonNegative),
 	"events":              field(func(s *Settings) *bool { return &s.Events }, func(bool) error { return nil }),
+	"web":                 field(func(s *Settings) *bool { return &s.Web }, func(bool) error { return nil }),
+	"webPrivateNetwork":   field(func(s *Settings) *bool { return &s.WebPrivateNetwork }, func(bool) error { return nil }),
+	"webInPlanMode":       field(func(s *Settings) *bool { return &s.WebInPlanMode }, func(bool) error { return nil }),
 	"diagnostics":         field(func(s *Settings) *bool { return &s.Diagnostics }, func(bool) error { return nil }),
 	"customActions":       field(func(s *Settings) *[]CustomAction { return &s.CustomActions }, validActions),
 	"traceMaxAgeDays":     field(func(s *Settings) *float64 { return &s.TraceMaxAgeDays }, nonNegative),

@@ -42,15 +42,20 @@ func countLines(s string) int {
 
 // Unified returns a git-style unified diff of old and new with three lines of
 // context, labelled "a/path" and "b/path"; path should be slash-separated and
-// relative to the workspace root. An empty old text is shown as a new file
-// ("--- /dev/null"). Equal texts give "".
+// relative to the workspace root. An absolute path (a file outside the
+// workspace, such as the user's AGENTS.md) is labelled as it is on both
+// sides. An empty old text is shown as a new file ("--- /dev/null"). Equal
+// texts give "".
 func Unified(path, old, new string) string {
 	if old == new {
 		return ""
 	}
-	from := "a/" + path
+	from, to := "a/"+path, "b/"+path
+	if strings.HasPrefix(path, "/") {
+		from, to = path, path
+	}
 	if old == "" {
 		from = "/dev/null"
 	}
-	return udiff.Unified(from, "b/"+path, old, new)
+	return udiff.Unified(from, to, old, new)
 }

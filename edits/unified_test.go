@@ -1,6 +1,7 @@
 package edits
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,5 +77,13 @@ func TestDiffStat(t *testing.T) {
 				t.Errorf("Stat.String() = %q, want %q", got.String(), tt.text)
 			}
 		})
+	}
+}
+
+func TestUnifiedAbsolutePath(t *testing.T) {
+	t.Parallel()
+	got := Unified("/home/u/.config/agentls/AGENTS.md", "a\n", "a\nb\n")
+	if !strings.HasPrefix(got, "--- /home/u/.config/agentls/AGENTS.md\n+++ /home/u/.config/agentls/AGENTS.md\n") {
+		t.Errorf("Unified with an absolute path:\n%s", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -88,6 +89,12 @@ type scenarioFlags struct {
 	// executes the one titled Choose.
 	Run    *runFlags    `json:"run"`
 	Action *actionFlags `json:"action"`
+	// UserDir is a directory of the scenario that is the user's agentls
+	// folder (skills, AGENTS.md, trusted folders); "": none. Trust lists
+	// the folders the user trusts as they are, as directories of the
+	// scenario.
+	UserDir string   `json:"userDir"`
+	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).
 	Settle string `json:"settle"`
 	// ProgressRate checks the bound on $/progress reports.
@@ -204,6 +211,22 @@ func (sc *scenario) run(t *testing.T) {
 			t.Fatalf("settle: %v", err)
 		}
 	}
+	var userDir string
+	if sc.flags.UserDir != "" {
+		userDir = filepath.Join(r.dir, sc.flags.UserDir)
+		// Trust as the user gives it: the folder's configuration as it is.
+		eng := policy.New(filepath.Join(userDir, "policy.toml"))
+		for _, f := range sc.flags.Trust {
+			folder := filepath.Join(r.dir, f)
+			st, err := eng.TrustState(folder)
+			if err == nil {
+				err = eng.Trust(folder, st.Hash)
+			}
+			if err != nil {
+				t.Fatalf("trust %s: %v", f, err)
+			}
+		}
+	}
 	srv := lsp.New(lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
@@ -212,6 +235,7 @@ func (sc *scenario) run(t *testing.T) {
 		Version:       "test",
 		CacheDir:      r.cache,
 		SettleTimeout: settle,
+		UserConfigDir: userDir,
 	})
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	sctx, stop := context.WithCancel(context.Background())

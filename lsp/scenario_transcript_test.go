@@ -36,6 +36,12 @@ func (r *scenarioRun) transcript(header []string) string {
 		b.WriteString("task:\n")
 		writeIndented(&b, "  | ", contentText(reqs[0].Contents[0]))
 	}
+	if len(reqs) > 0 && reqs[0].SystemInstruction != nil {
+		if skills := skillList(contentText(reqs[0].SystemInstruction)); skills != "" {
+			b.WriteString("skills:\n")
+			writeIndented(&b, "  | ", skills)
+		}
+	}
 	methods := map[string]string{} // request id → method
 	for _, m := range r.ed.Messages() {
 		if m.Call {
@@ -63,6 +69,25 @@ func (r *scenarioRun) transcript(header []string) string {
 	}
 	r.play.mu.Unlock()
 	return r.normalize(b.String())
+}
+
+// skillList is the list of the system prompt's skills section, "" when it
+// has none.
+func skillList(system string) string {
+	_, after, ok := strings.Cut(system, "\n# Skills\n")
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(after, "\n") {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		if strings.HasPrefix(line, "- ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
 
 // humanHunks numbers hunks from 1, as users and the model see them.

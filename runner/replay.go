@@ -1,19 +1,23 @@
 package runner
 
 import (
+	"path/filepath"
 	"slices"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/skill"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
 )
 
 // Replay builds the run a trace recorded, through the same code as Build:
 // the recording answers the model calls, the policy checks and the
-// approvals, and gives side-effecting tools (shell commands) their recorded
-// results without running them; the subagents are the ones the trace
-// recorded, custom ones included. Changes go to spec.Proposer (in memory,
-// or a scratch copy) when the recorded run could change files.
+// approvals, and gives the tools that reach past the workspace (shell
+// commands, the web, MCP tools; see trace.IsSideEffecting) their recorded results without
+// running them; the subagents and skills are the ones the trace recorded,
+// custom ones included, and facts go to the recorded user folder. Changes
+// go to spec.Proposer (in memory, or a scratch copy) when the recorded run
+// could change files.
 //
 // spec names the workspace to replay on; its Settings, Task and RunID are
 // taken from the trace. The returned Replay reports a divergence from the
@@ -38,9 +42,16 @@ func (h *Host) Replay(tr *trace.Trace, spec Spec) (*Run, *trace.Replay) {
 	for _, d := range hd.Subagents {
 		agents = append(agents, d.Definition())
 	}
+	var skills []skill.Skill // as recorded, read again where they were
+	for _, s := range hd.Skills {
+		skills = append(skills, skill.Skill{Name: s.Name, Description: s.Description, Path: s.Path, Dir: filepath.Dir(s.Path), Source: s.Source})
+	}
+	spec.Settings.Web = slices.Contains(hd.Tools, "web_fetch") || slices.Contains(hd.Tools, "google_web_search")
+	spec.Settings.WebInPlanMode = true
+	spec.Settings.WebPrivateNetwork, _ = hd.Settings["webPrivateNetwork"].(bool)
 	// The recorded MCP tools are declared again; their calls get the
 	// recorded results, and no server starts.
-	p := parts{model: rp, policy: rec.Policy, approver: rec.Approver, proposer: spec.Proposer, agents: agents,
+	p := parts{model: rp, policy: rec.Policy, approver: rec.Approver, proposer: spec.Proposer, agents: agents, skills: skills, userDir: hd.UserDir,
 		mcp: offlineMCP(hd), wrap: func(ts []agent.Tool) []agent.Tool { return rp.Tools(ts) }}
 	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
 	run.Config = h.config(spec, p)

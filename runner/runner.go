@@ -35,9 +35,11 @@ import (
 	"github.com/agentls/agentls/agent/mcp"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/agent/skill"
 	"github.com/agentls/agentls/agent/subagent"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/agent/web"
 	"github.com/agentls/agentls/contract"
 	"github.com/agentls/agentls/workspace"
 )
@@ -69,6 +71,10 @@ type Host struct {
 	// does not parse, an import of a context file that fails); nil: drop
 	// them.
 	Warn func(msg string)
+	// Web is the base configuration of web_fetch's client; the settings
+	// decide whether private addresses are allowed. Tests give a resolver
+	// and their server's certificate.
+	Web web.Config
 	// Sessions keeps the conversations runs belong to (see [Host.Session]);
 	// nil: runs belong to none.
 	Sessions *session.Store
@@ -159,6 +165,9 @@ type parts struct {
 	approver agent.Approver
 	proposer agent.Proposer
 	agents   []agent.Definition
+	skills   []skill.Skill
+	// userDir is where save_memory keeps the user's facts.
+	userDir string
 	// mcp are the tools of the run's MCP servers.
 	mcp []agent.Tool
 	// wrap replaces the tools that must not run again in a replay.
@@ -194,7 +203,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 		model, pol = run.trace.Model(model), run.trace.Policy(spec.Policy)
 	}
 	p := parts{model: model, policy: pol, approver: spec.Approver, proposer: spec.Proposer,
-		agents: h.agents(spec.Root), wrap: func(ts []agent.Tool) []agent.Tool { return ts }}
+		agents: h.agents(spec.Root), skills: h.skills(spec), userDir: h.UserConfigDir, wrap: func(ts []agent.Tool) []agent.Tool { return ts }}
 	run.Config = h.config(spec, p)
 	if name == agent.ModelAuto {
 		run.Config.Agent.Model = agent.ModelAuto // the harness routes the run
@@ -204,7 +213,7 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 		run.Config.SaveHistory = s.SaveHistory
 	}
 	if run.trace != nil {
-		run.header = h.header(spec, p.agents)
+		run.header = h.header(spec, p)
 	}
 	run.prepare = h.prepareMCP(run, spec, p)
 	return run, nil
@@ -221,7 +230,12 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	}
 	env := tools.Env{FS: files, Proposer: p.proposer, Mode: spec.Policy.Mode(), Policy: spec.Policy,
 		ShellTimeout: time.Duration(spec.Settings.ShellTimeoutSeconds * float64(time.Second)),
-		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved}
+		Environ:      h.Environ, Secrets: h.Secrets, Diagnostics: spec.Diagnostics, Unsaved: spec.Unsaved, UserDir: p.userDir}
+	if webOn(spec) {
+		wc := h.Web
+		wc.AllowPrivate = spec.Settings.WebPrivateNetwork
+		env.Web, env.Search = web.New(wc), true
+	}
 	ctxFiles, environment := h.context(spec)
 	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
@@ -234,6 +248,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 		Model: p.model,
 		Tools: func(def agent.Definition, depth int) []agent.Tool {
 			e := env
+			e.Skills = nil // skills are the main agent's: its system prompt lists them
 			if !slices.ContainsFunc(def.Tools, tools.NeedsProposer) {
 				e.Proposer = nil // read-only unless the definition says otherwise
 			}
@@ -245,6 +260,10 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 	cfg.Model = p.model
 	cfg.Agent = agent.Definition{Name: "main", MaxTurns: spec.Settings.MaxTurns,
 		Timeout: time.Duration(spec.Settings.TimeoutMinutes * float64(time.Minute))}
+	env.Skills = p.skills
+	for _, s := range p.skills {
+		cfg.Skills = append(cfg.Skills, agent.SkillInfo{Name: s.Name, Description: s.Description})
+	}
 	cfg.Tools = p.wrap(slices.Concat(tools.Builtin(env), subagents, p.mcp))
 	cfg.System = spec.System
 	cfg.BeforeComplete = spec.BeforeComplete
@@ -261,6 +280,47 @@ func (h *Host) agents(root string) []agent.Definition {
 		h.warn(fmt.Sprintf("custom agent left out: %v", err))
 	}
 	return defs
+}
+
+// webOn reports whether a run gets the web tools: the web setting, and in
+// plan mode the webInPlanMode one.
+func webOn(spec Spec) bool {
+	return spec.Settings.Web && (spec.Policy.Mode() != policy.ModePlan || spec.Settings.WebInPlanMode)
+}
+
+// skills are the skills a run may activate: those of the workspace folders
+// the user trusts as they are (trust covers their skills: a repository's
+// skills steer the agent, as its allow rules do), the run's folder first,
+// then the user's own. Skills that do
+// not parse or clash, and those of untrusted folders, are reported.
+func (h *Host) skills(spec Spec) []skill.Skill {
+	roots := []string{spec.Root}
+	for _, r := range spec.Workspace.Roots() {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	var places []skill.Place
+	for _, root := range roots {
+		ps := skill.Places(root)
+		if spec.Policy.TrustsFolder(root) {
+			places = append(places, ps...)
+			continue
+		}
+		for _, pl := range ps {
+			if fi, err := os.Stat(pl.Dir); err == nil && fi.IsDir() {
+				h.warn(fmt.Sprintf("skills in %s are left out: you do not trust the folder's configuration as it is (agentls trust, or the agentls.approvals trust action)", pl.Dir))
+			}
+		}
+	}
+	if h.UserConfigDir != "" {
+		places = append(places, skill.UserPlace(h.UserConfigDir))
+	}
+	found, errs := skill.Find(places)
+	for _, err := range errs {
+		h.warn(fmt.Sprintf("skill: %v", err))
+	}
+	return found
 }
 
 // context is the run's project context, the AGENTS.md and GEMINI.md files
@@ -310,8 +370,9 @@ func (h *Host) traceSecrets() []string {
 
 // header is what the trace records of how the run was set up, beyond what
 // the harness's configuration says: every subagent it could start (custom
-// ones included, so a replay can start them), and the settings.
-func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
+// ones included, so a replay can start them), the skills it could activate,
+// and the settings.
+func (h *Host) header(spec Spec, p parts) trace.Header {
 	settings := map[string]any{}
 	if b, err := json.Marshal(spec.Settings); err == nil {
 		json.Unmarshal(b, &settings)
@@ -326,12 +387,15 @@ func (h *Host) header(spec Spec, agents []agent.Definition) trace.Header {
 	if len(spec.Settings.MCPServers) > 0 {
 		settings["mcpServers"] = slices.Sorted(maps.Keys(spec.Settings.MCPServers))
 	}
-	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings}
+	hd := trace.Header{Version: h.Version, Workspace: spec.Root, Model: spec.Settings.Model, Settings: settings, UserDir: p.userDir}
 	if spec.Session != nil {
 		hd.Session = spec.Session.ID()
 	}
-	for _, d := range agents {
+	for _, d := range p.agents {
 		hd.Subagents = append(hd.Subagents, trace.NewAgentDef(d))
+	}
+	for _, s := range p.skills {
+		hd.Skills = append(hd.Skills, trace.Skill{Name: s.Name, Description: s.Description, Path: s.Path, Source: s.Source})
 	}
 	return hd
 }

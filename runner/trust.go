@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -11,13 +12,16 @@ import (
 )
 
 // TrustSummary lists, one line each, what trusting a workspace folder as st
-// describes it would switch on: the allow rules of its policy file, and the
-// MCP servers its settings file would start. Every front end asks the user
+// describes it would switch on: the allow rules of its policy file, its
+// skills, and the MCP servers its settings file would start. Every front end asks the user
 // about the same lines.
 func TrustSummary(st policy.TrustState) []string {
 	var lines []string
 	for _, r := range st.Allows {
 		lines = append(lines, "allow without asking: "+policy.Describe(r))
+	}
+	for _, s := range st.Skills {
+		lines = append(lines, "offer the skill "+path.Base(path.Dir(s))+" ("+s+"), whose instructions the agent may load and follow")
 	}
 	if st.Settings == "" {
 		return lines

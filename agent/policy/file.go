@@ -145,6 +145,8 @@ func ruleFromTable(t map[string]any) (*Rule, error) {
 			r.CommandRegex = str(k, v)
 		case "pathPattern":
 			r.PathPattern = strs(k, v)
+		case "host":
+			r.Host = strs(k, v)
 		case "allowRedirection":
 			b, ok := v.(bool)
 			if !ok {
@@ -231,6 +233,9 @@ func appendRule(path string, r *Rule) error {
 	}
 	if len(r.PathPattern) > 0 {
 		field("pathPattern", oneOrMany(r.PathPattern))
+	}
+	if len(r.Host) > 0 {
+		field("host", oneOrMany(r.Host))
 	}
 	field("decision", string(r.Decision))
 	if r.Priority != 0 {

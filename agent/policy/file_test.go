@@ -73,6 +73,22 @@ decision = "ask_user"
 			"p.toml:26: rule 7: commandPrefix and commandRegex cannot be used in the same rule",
 			`p.toml:31: rule 8: priority must be a whole number; toolName must be a string or an array of strings`,
 		}, valid: 2},
+		{name: "host rules", text: `[[rule]]
+host = "https://go.dev/doc"
+decision = "allow"
+
+[[rule]]
+host = "go.dev"
+commandPrefix = "curl"
+decision = "allow"
+
+[[rule]]
+host = ["go.dev", "*.golang.org"]
+decision = "allow"
+`, errs: []string{
+			`p.toml:1: rule 1: host "https://go.dev/doc" is not a host name or a pattern`,
+			"p.toml:5: rule 2: host cannot be combined with commandPrefix, commandRegex or pathPattern",
+		}, valid: 1},
 	}
 	for _, tt := range tests {
 		rules, err := ParseFile("p.toml", tt.text, SourceUser)

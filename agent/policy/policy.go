@@ -55,18 +55,15 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("approval mode %q is not one of plan, default, autoEdit", s)
 }
 
-// Tool kinds the defaults know.
-var (
-	readOnlyTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "codebase_investigator", "get_diagnostics"}
-	editTools     = []string{"replace", "write_file"}
-)
-
-// defaults are the rules every engine starts from.
+// defaults are the rules every engine starts from. They decide by the kind
+// each tool declares (agent.Kinded), never by a list of names, so that a
+// new tool is classified where it is defined.
 func defaults() []*Rule {
 	rs := []*Rule{
-		{ID: "default:read-only", Name: "default: read-only tools run", ToolName: readOnlyTools, Decision: agent.VerdictAllow},
-		{ID: "default:edits", Name: "default: edits are proposed to the user", ToolName: editTools, Decision: agent.VerdictAllow},
-		{ID: "default:shell", Name: "default: shell commands need approval", ToolName: []string{ShellTool}, Decision: agent.VerdictAsk},
+		{ID: "default:read-only", Name: "default: read-only tools run", kinds: []agent.Kind{agent.KindRead}, Decision: agent.VerdictAllow},
+		{ID: "default:edits", Name: "default: edits are proposed to the user", kinds: []agent.Kind{agent.KindEdit}, Decision: agent.VerdictAllow},
+		{ID: "default:shell", Name: "default: shell commands need approval", kinds: []agent.Kind{agent.KindExecute}, Decision: agent.VerdictAsk},
+		{ID: "default:fetch", Name: "default: web fetches need approval", kinds: []agent.Kind{agent.KindFetch}, Decision: agent.VerdictAsk},
 	}
 	for _, r := range rs {
 		r.Source = SourceDefault
@@ -218,9 +215,9 @@ func (p Policy) Mode() Mode { return p.mode }
 // Check implements agent.Policy: the rule of the highest rank that matches
 // decides; when it asks, a session rule that matches allows. A call no rule
 // matches is asked about (denied in plan mode). In plan mode no rule allows
-// an edit, a shell command or another call that needs approval.
+// a call that changes files or runs programs (see [planRefuses]).
 func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
-	if p.mode == ModePlan && (c.Approval != nil || slices.Contains(editTools, c.Tool) || c.Tool == ShellTool) {
+	if p.mode == ModePlan && planRefuses(c) {
 		return agent.PolicyDecision{Verdict: agent.VerdictDeny, Message: "plan mode is read-only"}
 	}
 	rules, session := p.e.ruleSet()
@@ -259,6 +256,19 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 		}
 	}
 	return d
+}
+
+// planRefuses reports whether plan mode, which is read-only, refuses a call
+// whatever the rules say: edits, programs, and calls of tools of no kind
+// that need approval. Reads and fetches stay.
+func planRefuses(c agent.PolicyCall) bool {
+	switch c.Kind {
+	case agent.KindRead, agent.KindFetch:
+		return false
+	case agent.KindEdit, agent.KindExecute:
+		return true
+	}
+	return c.Approval != nil
 }
 
 // TrustedRule names what allowed a call of a trusted tool that no rule
@@ -422,8 +432,8 @@ func (e *Engine) Save(id, path string) (Rule, error) {
 		e.session = slices.Delete(e.session, i, i+1)
 		return saved, err
 	}
-	if !before.Trusted && (len(before.Allows) > 0 || before.Settings != "") {
-		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows, Settings: before.Settings})
+	if !before.Trusted && (len(before.Allows) > 0 || before.Settings != "" || len(before.Skills) > 0) {
+		return saved, errors.Join(err, &UntrustedError{Folder: root, Allows: before.Allows, Settings: before.Settings, Skills: before.Skills})
 	}
 	if terr := e.trust(root, f.hash); terr != nil {
 		return saved, errors.Join(err, fmt.Errorf("save rule %s: trust the folder: %w", id, terr))
@@ -445,6 +455,10 @@ func (e *Engine) trustState(root string) (TrustState, error) {
 	st.Trusted = e.trusted[root] == st.Hash
 	if _, err := os.Stat(WorkspaceSettingsFile(root)); err == nil {
 		st.Settings = WorkspaceSettingsFile(root)
+	}
+	for _, p := range SkillFiles(root) {
+		rel, _ := filepath.Rel(root, p)
+		st.Skills = append(st.Skills, filepath.ToSlash(rel))
 	}
 	data, err := os.ReadFile(st.File)
 	if errors.Is(err, os.ErrNotExist) {

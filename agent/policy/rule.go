@@ -64,6 +64,10 @@ type Rule struct {
 	// matches the file name. Such a rule decides only whether those files may
 	// be used at all (see Policy.AllowsPath).
 	PathPattern []string `json:"pathPattern,omitempty"`
+	// Host holds host names of web fetches (web_fetch), with * wildcards
+	// ("*.go.dev"): an allow rule matches a call only when every host it
+	// would reach matches, a deny or ask rule when one does.
+	Host []string `json:"host,omitempty"`
 	// Dir limits the rule to shell commands run in this folder or below it.
 	// Rules of a workspace's policy file have the workspace folder.
 	Dir string `json:"dir,omitempty"`
@@ -81,6 +85,9 @@ type Rule struct {
 
 	argsRe *regexp.Regexp
 	cmdRe  *regexp.Regexp
+	// kinds, set only on the defaults, limits the rule to tools that
+	// declare one of these kinds.
+	kinds []agent.Kind
 }
 
 // Label is the rule's name, or its ID when it has none.
@@ -129,6 +136,14 @@ func (r *Rule) compile() error {
 	}
 	if r.PathPattern != nil && (r.CommandPrefix != nil || r.CommandRegex != "" || r.ArgsPattern != "") {
 		return fmt.Errorf("pathPattern cannot be combined with commandPrefix, commandRegex or argsPattern")
+	}
+	for _, h := range r.Host {
+		if _, err := path.Match(h, ""); err != nil || h == "" || strings.ContainsAny(h, "/:") {
+			return fmt.Errorf("host %q is not a host name or a pattern", h)
+		}
+	}
+	if r.Host != nil && (r.commandRule() || r.CommandRegex != "" || r.PathPattern != nil) {
+		return fmt.Errorf("host cannot be combined with commandPrefix, commandRegex or pathPattern")
 	}
 	if r.CommandPrefix != nil && r.CommandRegex != "" {
 		return fmt.Errorf("commandPrefix and commandRegex cannot be used in the same rule")
@@ -190,6 +205,9 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func
 	} else if r.commandRule() && c.Tool != ShellTool {
 		return false
 	}
+	if r.kinds != nil && !slices.Contains(r.kinds, c.Kind) {
+		return false
+	}
 	if r.Subagent != "" && r.Subagent != c.Agent {
 		return false
 	}
@@ -197,6 +215,9 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func
 		return false
 	}
 	if r.argsRe != nil && !r.argsRe.MatchString(args()) {
+		return false
+	}
+	if r.Host != nil && !r.hostsMatch(c) {
 		return false
 	}
 	if !r.commandRule() {
@@ -215,6 +236,24 @@ func (r *Rule) matches(c *agent.PolicyCall, m Mode, args func() string, cmd func
 	}
 	// Deny and ask rules match what would run, wherever it is in the line.
 	return slices.ContainsFunc(line.Calls, r.commandMatches) || slices.ContainsFunc(line.Runs, r.commandMatches)
+}
+
+// hostsMatch reports whether the web hosts of c match r's: all of them for
+// an allow rule, one for the others.
+func (r *Rule) hostsMatch(c *agent.PolicyCall) bool {
+	if c.Approval == nil || len(c.Approval.Hosts) == 0 {
+		return false
+	}
+	match := func(h string) bool {
+		return slices.ContainsFunc(r.Host, func(p string) bool {
+			ok, _ := path.Match(strings.ToLower(p), strings.ToLower(h))
+			return ok
+		})
+	}
+	if r.Decision == agent.VerdictAllow {
+		return !slices.ContainsFunc(c.Approval.Hosts, func(h string) bool { return !match(h) })
+	}
+	return slices.ContainsFunc(c.Approval.Hosts, match)
 }
 
 // toolMatches reports whether the toolName pattern t matches c: its tool,

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/skill"
 )
 
 // A workspace's configuration comes with the repository, and a repository
@@ -58,10 +59,37 @@ func folderHash(root string) (string, error) {
 		fmt.Fprintf(h, "%s %d\x00", filepath.Base(path), len(data))
 		h.Write(data)
 	}
+	// The skills, each by its path in the folder: a folder without any
+	// hashes as it did before skills counted.
+	for _, path := range SkillFiles(root) {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a dangling link: no skill is loaded from it
+		}
+		if err != nil {
+			return "", err
+		}
+		found = true
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s %d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+	}
 	if !found {
 		return "", nil
 	}
 	return hashPrefix + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// SkillFiles are the SKILL.md files of the workspace folder root's skills
+// (agent/skill): trust covers them too, for a skill steers the agent as an
+// allow rule does.
+func SkillFiles(root string) []string {
+	var out []string
+	for _, d := range skill.Dirs {
+		found, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(d), "*", skill.FileName))
+		out = append(out, found...) // sorted within a folder; the folders in order
+	}
+	return out
 }
 
 // trustFile is the list of trusted folders, "" when there is no user file.
@@ -111,6 +139,9 @@ type TrustState struct {
 	// Allows are the file's allow rules: what runs without asking once the
 	// folder is trusted.
 	Allows []Rule
+	// Skills are the folder's skills, by their SKILL.md files relative to
+	// it: what the agent may load once the folder is trusted.
+	Skills []string
 	// Trusted reports whether the user trusts this content.
 	Trusted bool
 }
@@ -135,7 +166,7 @@ func (e *Engine) Trust(root, hash string) error {
 		return fmt.Errorf("trust %s: %w", root, err)
 	}
 	if now == "" {
-		return fmt.Errorf("trust %s: the folder has no .agentls/policy.toml or .agentls/settings.json to trust", root)
+		return fmt.Errorf("trust %s: the folder has no .agentls/policy.toml, .agentls/settings.json or skills to trust", root)
 	}
 	if now != hash {
 		return fmt.Errorf("trust %s: %w", root, ErrChanged)
@@ -195,13 +226,15 @@ func (e *Engine) inForce(r *Rule) bool {
 
 // An UntrustedError reports a rule saved to a workspace's policy file that
 // the user does not trust: the folder's configuration switches on things of
-// its own (allow rules, a settings file), which the user has not seen. The
+// its own (allow rules, a settings file, skills), which the user has not
+// seen. The
 // rule stays in force for the session; later sessions have it once the user
 // trusts the folder.
 type UntrustedError struct {
 	Folder   string
-	Allows   []Rule // the file's allow rules besides the saved one
-	Settings string // the folder's settings file, if it has one
+	Allows   []Rule   // the file's allow rules besides the saved one
+	Settings string   // the folder's settings file, if it has one
+	Skills   []string // the folder's skills (their SKILL.md files)
 }
 
 func (e *UntrustedError) Error() string {
@@ -215,6 +248,9 @@ func (e *UntrustedError) Error() string {
 	}
 	if e.Settings != "" {
 		own = append(own, "a settings file that may start MCP servers ("+e.Settings+")")
+	}
+	if len(e.Skills) > 0 {
+		own = append(own, "skills ("+strings.Join(e.Skills, ", ")+")")
 	}
 	return fmt.Sprintf("the rule is saved, but later sessions use it only once you trust %s, whose configuration has %s",
 		e.Folder, strings.Join(own, ", and "))

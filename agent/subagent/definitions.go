@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 )
 
 //go:embed codebase_investigator.md
@@ -149,15 +150,26 @@ func Merge(sets ...[]agent.Definition) []agent.Definition {
 	return out
 }
 
-// ToolNames are the names of the built-in tools (agent/tools) and of
-// complete_task: no custom agent may take one, or it would hide the tool.
-var ToolNames = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos",
-	"replace", "write_file", "run_shell_command", agent.CompleteTaskName}
+// ToolNames are the names of the built-in tools (every one agent/tools can
+// offer a run) and of complete_task: no custom agent may take one, or it
+// would hide the tool.
+var ToolNames = append(tools.Names(), agent.CompleteTaskName)
 
 // WorkspaceTools are the tools a workspace's agent may have: a repository
-// can be anyone's, so its agents read and plan, and no more. An agent that
-// needs to edit or run commands belongs in the user's own agents folder.
-var WorkspaceTools = []string{"read_file", "list_directory", "glob", "grep_search", "write_todos"}
+// can be anyone's, so its agents read the workspace and plan, and no more
+// (the read tools every run is offered). An agent that needs to edit, run
+// commands or reach the web belongs in the user's own agents folder.
+var WorkspaceTools = workspaceTools()
+
+func workspaceTools() []string {
+	var names []string
+	for _, t := range tools.Builtin(tools.Env{}) {
+		if agent.KindOf(t) == agent.KindRead {
+			names = append(names, t.Declaration().Name)
+		}
+	}
+	return names
+}
 
 // Load returns the agents a run may start from a workspace folder:
 // codebase_investigator, then the user's custom agents (userDir/agents/*.md,

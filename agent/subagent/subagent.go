@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentls/agentls/agent"
@@ -65,7 +66,26 @@ func Tool(def agent.Definition, cfg Config) agent.Tool {
 	}
 	return &tool{Func: agent.NewFunc(def.Name, def.Description, func(ctx context.Context, call *agent.Call, a objectiveArgs) (agent.Result, error) {
 		return run(ctx, call, def, cfg, a.Objective)
-	})}
+	}).WithKind(kind(def, cfg))}
+}
+
+// kind is a subagent's kind: read-only when every tool it is given is (its
+// own calls are checked one by one in any case); otherwise none, so that
+// starting it is asked about.
+func kind(def agent.Definition, cfg Config) agent.Kind {
+	if cfg.Tools == nil {
+		return ""
+	}
+	for _, t := range cfg.Tools(def, cfg.Depth+1) {
+		name := t.Declaration().Name
+		if def.Tools != nil && !slices.Contains(def.Tools, name) {
+			continue
+		}
+		if agent.KindOf(t) != agent.KindRead {
+			return ""
+		}
+	}
+	return agent.KindRead
 }
 
 type tool struct{ *agent.Func[objectiveArgs] }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,6 @@ import (
 	"github.com/agentls/agentls/agent/gemini"
 	"github.com/agentls/agentls/agent/gemini/geminitest"
 	"github.com/agentls/agentls/agent/subagent"
-	"github.com/agentls/agentls/agent/tools"
 )
 
 func fake(t *testing.T, turns ...geminitest.Turn) (*geminitest.Server, agent.Model) {
@@ -265,6 +265,27 @@ func TestLoadMergesUserAndWorkspaceAgents(t *testing.T) {
 	}
 }
 
+// A subagent is read-only, for the policy, when every tool it is given is:
+// the investigator runs without a question, an agent that may edit asks.
+func TestKind(t *testing.T) {
+	t.Parallel()
+	nop := func(context.Context, *agent.Call, lookArgs) (agent.Result, error) { return agent.Result{}, nil }
+	given := func(agent.Definition, int) []agent.Tool {
+		return []agent.Tool{
+			agent.NewFunc("read_file", "Read.", nop).WithKind(agent.KindRead),
+			agent.NewFunc("write_file", "Write.", nop).WithKind(agent.KindEdit),
+		}
+	}
+	fixer := agent.Definition{Name: "fixer", Description: "Fixes.", Tools: []string{"read_file", "write_file"}}
+	got := map[string]agent.Kind{}
+	for _, tl := range subagent.Tools([]agent.Definition{subagent.Investigator(), fixer}, subagent.Config{Tools: given}) {
+		got[tl.Declaration().Name] = agent.KindOf(tl)
+	}
+	if diff := cmp.Diff(map[string]agent.Kind{"codebase_investigator": agent.KindRead, "fixer": ""}, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+}
+
 // A repository cannot redefine the house: its agents cannot take a
 // built-in tool's or agent's name, nor the user's agents' names, and have
 // read-only tools at most.
@@ -301,21 +322,19 @@ func TestWorkspaceAgentsCannotRedefineTheHouse(t *testing.T) {
 	}
 }
 
-// ToolNames and WorkspaceTools name the built-in tools as they are.
+// ToolNames name every built-in tool, those offered only with a setting
+// included; WorkspaceTools are the read tools every run has.
 func TestToolNames(t *testing.T) {
 	t.Parallel()
-	var names, readOnly []string
-	for _, tool := range tools.Builtin(tools.Env{Proposer: nopProposer{}}) {
-		names = append(names, tool.Declaration().Name)
+	for _, name := range []string{"read_file", "replace", "run_shell_command", "get_diagnostics", "activate_skill", "web_fetch",
+		"google_web_search", "save_memory", agent.CompleteTaskName} {
+		if !slices.Contains(subagent.ToolNames, name) {
+			t.Errorf("ToolNames lack %s: %v", name, subagent.ToolNames)
+		}
 	}
-	for _, tool := range tools.Builtin(tools.Env{}) {
-		readOnly = append(readOnly, tool.Declaration().Name)
-	}
-	if diff := cmp.Diff(append(names, agent.CompleteTaskName), subagent.ToolNames); diff != "" {
-		t.Errorf("ToolNames (-built-in +listed):\n%s", diff)
-	}
-	if diff := cmp.Diff(readOnly, subagent.WorkspaceTools); diff != "" {
-		t.Errorf("WorkspaceTools (-read-only built-in +listed):\n%s", diff)
+	want := []string{"read_file", "list_directory", "glob", "grep_search", "write_todos"}
+	if diff := cmp.Diff(want, subagent.WorkspaceTools); diff != "" {
+		t.Errorf("WorkspaceTools (-want +got):\n%s", diff)
 	}
 }
 

@@ -5,9 +5,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/skill"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agent/web"
 )
 
 type noProposer struct{}
@@ -39,5 +43,33 @@ func TestNeedsProposer(t *testing.T) {
 	}
 	if len(all) == len(readOnly) {
 		t.Fatal("a Proposer adds no tool")
+	}
+}
+
+// TestKinds: every built-in tool declares its kind where it is defined, and
+// the tools offered only to runs that can propose are the ones that change
+// files or run programs.
+func TestKinds(t *testing.T) {
+	t.Parallel()
+	env := tools.Env{Proposer: noProposer{}, Mode: policy.ModeDefault, Web: web.New(web.Config{}), Search: true,
+		Skills: []skill.Skill{{Name: "s", Description: "d"}}}
+	got := map[string]agent.Kind{}
+	for _, tl := range tools.Builtin(env) {
+		got[tl.Declaration().Name] = agent.KindOf(tl)
+	}
+	want := map[string]agent.Kind{
+		"read_file": agent.KindRead, "list_directory": agent.KindRead, "glob": agent.KindRead, "grep_search": agent.KindRead,
+		"write_todos": agent.KindRead, "activate_skill": agent.KindRead, "google_web_search": agent.KindRead,
+		"web_fetch": agent.KindFetch,
+		"replace":   agent.KindEdit, "write_file": agent.KindEdit, "save_memory": agent.KindEdit,
+		"run_shell_command": agent.KindExecute,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+	for name, k := range got {
+		if got, want := tools.NeedsProposer(name), k == agent.KindEdit || k == agent.KindExecute; got != want {
+			t.Errorf("NeedsProposer(%q) = %v for a tool of kind %q", name, got, k)
+		}
 	}
 }

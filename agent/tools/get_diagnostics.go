@@ -50,7 +50,7 @@ func getDiagnostics(st *state) agent.Tool {
 			return agent.Result{Output: "The editor shows no problems in " + what + ".", Display: "No problems"}, nil
 		}
 		return agent.Result{Output: FormatDiagnostics(st.env.FS, byFile), Display: "Read the editor's problems"}, nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 func (getDiagnosticsTool) Describe(args json.RawMessage) string {

@@ -84,7 +84,7 @@ func glob(st *state) agent.Tool {
 		}
 		b.WriteString(walkNotes(res))
 		return agent.Result{Output: b.String(), Display: "Found " + count(len(found), "file", "files")}, nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 func (globTool) Describe(args json.RawMessage) string {

@@ -62,7 +62,7 @@ func grepSearch(st *state) agent.Tool {
 			return agent.Result{}, err
 		}
 		return grepReport(a, place(st.env.FS.Rel(dir)), g, res), nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 // includes reports whether the file at rel matches the include glob: a glob

@@ -72,7 +72,7 @@ func listDirectory(st *state) agent.Tool {
 			fmt.Fprintf(&b, "(%d ignored entries not shown)\n", skipped)
 		}
 		return agent.Result{Output: b.String(), Display: "Listed " + st.env.FS.Rel(path)}, nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 func (listDirectoryTool) Describe(args json.RawMessage) string {

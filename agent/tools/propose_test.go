@@ -117,7 +117,7 @@ func TestReadOnly(t *testing.T) {
 		name:     "run with a Proposer",
 		readOnly: false,
 		calls:    []*genai.FunctionCall{call("replace", map[string]any{"file_path": "b.go", "old_string": "return 1", "new_string": "return 2"})},
-		decls:    []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "replace", "write_file", "run_shell_command", "complete_task"},
+		decls:    []string{"read_file", "list_directory", "glob", "grep_search", "write_todos", "replace", "write_file", "run_shell_command", "save_memory", "complete_task"},
 		replies:  []reply{{Name: "replace", Response: output("The user accepted the change; b.go is updated (+1 \u22121).")}},
 	}}
 	for _, tt := range tests {

@@ -37,6 +37,9 @@ func readFile(st *state) agent.Tool {
 	return readFileTool{agent.NewFunc("read_file", readFileDoc, func(ctx context.Context, call *agent.Call, a readFileArgs) (agent.Result, error) {
 		path, err := st.resolve("read_file", a.FilePath, reading)
 		if err != nil {
+			if text, ok, serr := st.readSkillFile(a.FilePath); ok {
+				return readSkillResult(a, text, serr)
+			}
 			return agent.Errorf("%v", err), nil
 		}
 		text, err := st.env.FS.ReadFile(path)
@@ -56,7 +59,23 @@ func readFile(st *state) agent.Tool {
 			return agent.Errorf("%s: %v", name, err), nil
 		}
 		return agent.Result{Output: out, Display: "Read " + name}, nil
-	})}
+	}).WithKind(agent.KindRead)}
+}
+
+// readSkillResult is read_file's result for a file of an active skill
+// outside the workspace.
+func readSkillResult(a readFileArgs, text string, err error) (agent.Result, error) {
+	if err != nil {
+		return agent.Errorf("cannot read %s: %v", a.FilePath, err), nil
+	}
+	if kind, ok := binaryKind(text); ok {
+		return agent.Errorf("%s is a binary file (%s); read_file reads text files only", a.FilePath, kind), nil
+	}
+	out, err := lineWindow(text, a.Offset, a.Limit)
+	if err != nil {
+		return agent.Errorf("%s: %v", a.FilePath, err), nil
+	}
+	return agent.Result{Output: out, Display: "Read " + a.FilePath}, nil
 }
 
 func (readFileTool) Describe(args json.RawMessage) string {

@@ -78,7 +78,7 @@ func replace(st *state) agent.Tool {
 		}
 		updated := strings.ReplaceAll(old, oldString, newString)
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Target: target, Old: old, New: updated, Tool: "replace"})
-	}), st}
+	}).WithKind(agent.KindEdit), st}
 }
 
 func (t replaceTool) Locks(args json.RawMessage) []string {

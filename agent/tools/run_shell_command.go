@@ -46,7 +46,7 @@ func runShellCommand(st *state) agent.Tool {
 		unsaved := st.unsaved()
 		res, err := st.runShell(ctx, a.Command, dir)
 		return withUnsaved(res, unsaved), err
-	}), st}
+	}).WithKind(agent.KindExecute), st}
 }
 
 // Approval implements agent.Approvable: the command, and the folder it

@@ -107,7 +107,7 @@ func TestLocks(t *testing.T) {
 			lockers[tool.Declaration().Name] = l
 		}
 	}
-	if diff := cmp.Diff([]string{"replace", "run_shell_command", "write_file"}, slices.Sorted(maps.Keys(lockers))); diff != "" {
+	if diff := cmp.Diff([]string{"replace", "run_shell_command", "save_memory", "write_file"}, slices.Sorted(maps.Keys(lockers))); diff != "" {
 		t.Fatalf("tools with locks (-want +got):\n%s", diff)
 	}
 	type lockedCall struct {

@@ -8,6 +8,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
+	"github.com/agentls/agentls/agent/skill"
+	"github.com/agentls/agentls/agent/web"
 )
 
 // Env is what the tools of one run work with.
@@ -46,6 +49,18 @@ type Env struct {
 	// those of the file at abs, or with abs "", of every file that has some.
 	// nil: get_diagnostics is not offered.
 	Diagnostics func(abs string) map[string][]agent.Diagnostic
+
+	// Skills are the skills activate_skill loads; none: it is not offered.
+	Skills []skill.Skill
+	// Web fetches pages for web_fetch; nil: web_fetch is not offered.
+	Web *web.Client
+	// Search offers google_web_search: a model call grounded in Google
+	// Search.
+	Search bool
+	// UserDir is the user's agentls folder, where save_memory keeps the
+	// facts about the user (its AGENTS.md or GEMINI.md); "": save_memory
+	// writes only the workspace folder's.
+	UserDir string
 }
 
 // PathPolicy decides whether a tool may use a secret-looking file; path is
@@ -57,32 +72,63 @@ type PathPolicy interface {
 // Builtin returns the built-in tools for one run. Tools keep per-run state
 // (which files the run has read), so each run needs its own set.
 func Builtin(env Env) []agent.Tool {
-	st := &state{env: env, read: make(map[string]bool)}
+	st := &state{env: env, read: make(map[string]bool), active: make(map[string]bool), rejected: make(map[string]bool)}
 	ts := []agent.Tool{readFile(st), listDirectory(st), glob(st), grepSearch(st), writeTodos()}
 	if env.Diagnostics != nil {
 		ts = append(ts, getDiagnostics(st))
 	}
+	if len(env.Skills) > 0 {
+		ts = append(ts, activateSkill(st))
+	}
+	if env.Web != nil {
+		ts = append(ts, webFetch(st))
+	}
+	if env.Search {
+		ts = append(ts, googleWebSearch())
+	}
 	if env.Proposer != nil && env.Mode != policy.ModePlan {
-		ts = append(ts, replace(st), writeFile(st), runShellCommand(st))
+		ts = append(ts, replace(st), writeFile(st), runShellCommand(st), saveMemory(st))
 	}
 	return ts
 }
 
-// proposerTools are the tools Builtin offers only to a run that can
-// propose changes: the ones that change files, and shell commands.
-var proposerTools = []string{"replace", "write_file", "run_shell_command"}
-
 // NeedsProposer reports whether the built-in tool name is offered only to a
 // run with a Proposer (outside plan mode): a tool that changes files or runs
 // commands. A definition that lists one asks for a run that can propose.
-func NeedsProposer(name string) bool { return slices.Contains(proposerTools, name) }
+func NeedsProposer(name string) bool {
+	has := func(ts []agent.Tool) bool {
+		return slices.ContainsFunc(ts, func(t agent.Tool) bool { return t.Declaration().Name == name })
+	}
+	return has(Builtin(Env{Proposer: noProposer{}})) && !has(Builtin(Env{}))
+}
+
+// Names are the names of every built-in tool a run can be offered.
+func Names() []string {
+	var names []string
+	all := Env{Proposer: noProposer{}, Web: web.New(web.Config{}), Search: true, Skills: []skill.Skill{{Name: "skill"}},
+		Diagnostics: func(string) map[string][]agent.Diagnostic { return nil }}
+	for _, t := range Builtin(all) {
+		names = append(names, t.Declaration().Name)
+	}
+	return names
+}
+
+// noProposer stands for a run's Proposer where only the tools offered
+// matter.
+type noProposer struct{}
+
+func (noProposer) Propose(context.Context, agent.Change) (agent.Decision, error) {
+	return agent.Decision{}, errors.New("no proposer")
+}
 
 // state is shared by the tools of one run.
 type state struct {
 	env Env
 
-	mu   sync.Mutex
-	read map[string]bool // resolved paths this run has read
+	mu       sync.Mutex
+	read     map[string]bool // resolved paths this run has read
+	active   map[string]bool // skills activated in this run
+	rejected map[string]bool // facts (memory.Key) the user would not have remembered
 }
 
 func (s *state) markRead(path string) {

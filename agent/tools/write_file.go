@@ -46,7 +46,7 @@ func writeFile(st *state) agent.Tool {
 				"Give the complete content of the file, or use replace to change only part of it.", ph[0], name), nil
 		}
 		return propose(ctx, st, call, agent.Change{Path: path, Name: name, Target: target, Old: old, New: a.Content, Create: create, Tool: "write_file"})
-	}), st}
+	}).WithKind(agent.KindEdit), st}
 }
 
 func (t writeFileTool) Locks(args json.RawMessage) []string {

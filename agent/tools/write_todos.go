@@ -59,7 +59,7 @@ func writeTodos() agent.Tool {
 		}
 		summary := planSummary(a.Todos, done)
 		return agent.Result{Output: "The plan is updated: " + summary + ".", Display: "Plan: " + summary}, nil
-	})}
+	}).WithKind(agent.KindRead)}
 }
 
 // planSummary is "2/5 done — <the step in progress>".

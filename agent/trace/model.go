@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"iter"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/memory"
 )
 
 // Model returns a Model layer that passes calls to m and records each one
@@ -111,18 +113,28 @@ func Asked(req *agent.Request) []string {
 }
 
 // contextFile finds the project context files in a system prompt; the
-// harness quotes each as <context file=%q>. A test keeps the two in
-// step.
-var contextFile = regexp.MustCompile(`<context file="((?:[^"\\]|\\.)*)">`)
+// harness quotes each as <context file=%q>…</context>. A test keeps the
+// two in step.
+var contextFile = regexp.MustCompile(`(?s)<context file="((?:[^"\\]|\\.)*)">\n(.*?)\n</context>`)
 
-// contextOf describes what went into a call.
+// activateSkill is the tool whose results put a skill's instructions in
+// the history.
+const activateSkill = "activate_skill"
+
+// contextOf describes what went into a call: the context files and their
+// remembered facts, the skills in the history, the size.
 func contextOf(req *agent.Request) CallContext {
 	var c CallContext
 	bytes := 0
-	for _, content := range req.Contents {
+	for i, content := range req.Contents {
 		c.Contents++
 		if content.Role == genai.RoleModel {
 			c.Turns++
+			for _, name := range activatedSkills(content, req.Contents[i+1:]) {
+				if !slices.Contains(c.Skills, name) {
+					c.Skills = append(c.Skills, name)
+				}
+			}
 		}
 		bytes += agent.ContentSize(content)
 	}
@@ -136,6 +148,7 @@ func contextOf(req *agent.Request) CallContext {
 						path = m[1]
 					}
 					c.Files = append(c.Files, path)
+					c.Memories += len(memory.Facts(m[2]))
 				}
 			}
 		}
@@ -147,4 +160,43 @@ func contextOf(req *agent.Request) CallContext {
 	}
 	c.Tokens = bytes / 4
 	return c
+}
+
+// activatedSkills are the skills a model turn activated whose activation
+// succeeded: the next content answers it without an error. Responses pair
+// with calls by id, or else by order.
+func activatedSkills(turn *genai.Content, after []*genai.Content) []string {
+	if len(after) == 0 {
+		return nil
+	}
+	var responses []*genai.FunctionResponse
+	for _, p := range after[0].Parts {
+		if r := p.FunctionResponse; r != nil && r.Name == activateSkill {
+			responses = append(responses, r)
+		}
+	}
+	var names []string
+	k := 0
+	for _, p := range turn.Parts {
+		fc := p.FunctionCall
+		if fc == nil || fc.Name != activateSkill {
+			continue
+		}
+		var r *genai.FunctionResponse
+		if i := slices.IndexFunc(responses, func(r *genai.FunctionResponse) bool { return fc.ID != "" && r.ID == fc.ID }); i >= 0 {
+			r = responses[i]
+		} else if k < len(responses) {
+			r = responses[k]
+		}
+		k++
+		name, _ := fc.Args["name"].(string)
+		if r == nil || name == "" {
+			continue
+		}
+		if _, isErr := r.Response["error"]; isErr {
+			continue
+		}
+		names = append(names, name)
+	}
+	return names
 }

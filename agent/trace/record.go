@@ -47,6 +47,11 @@ type Header struct {
 	Agent    AgentDef       `json:"agent"`
 	// Subagents are the agents the run could start.
 	Subagents []AgentDef `json:"subagents,omitempty"`
+	// Skills are the skills the run could activate.
+	Skills []Skill `json:"skills,omitempty"`
+	// UserDir is the user's agentls folder of the run: its skills, and
+	// the AGENTS.md save_memory keeps the user's facts in.
+	UserDir string `json:"userDir,omitempty"`
 	// Tools is the tool profile: the tools the main agent was offered.
 	Tools []string `json:"tools"`
 	// MCPTools are the tools of MCP servers the run offered (to the main
@@ -95,6 +100,17 @@ type Selection struct {
 type Context struct {
 	Path  string `json:"path"`
 	Bytes int    `json:"bytes"`
+	// Memories counts the facts of its section of remembered facts.
+	Memories int `json:"memories,omitempty"`
+}
+
+// A Skill is a skill a run could activate: where it was found, and how the
+// system prompt named it.
+type Skill struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Path        string `json:"path"`   // its SKILL.md
+	Source      string `json:"source"` // "user", or the workspace folder
 }
 
 // Environment is agent.Environment as a trace records it.
@@ -150,7 +166,12 @@ type ModelCall struct {
 // CallContext is what went into a model call.
 type CallContext struct {
 	// Files are the project context files in the system prompt.
-	Files    []string `json:"files,omitempty"`
+	Files []string `json:"files,omitempty"`
+	// Memories counts the remembered facts those files hold.
+	Memories int `json:"memories,omitempty"`
+	// Skills are the skills whose instructions are in the history sent
+	// (activated, and not compressed away).
+	Skills   []string `json:"skills,omitempty"`
 	Contents int      `json:"contents"` // history contents sent
 	Turns    int      `json:"turns"`    // the model's turns among them
 	Tools    int      `json:"tools"`    // tools declared

@@ -15,10 +15,13 @@ import (
 	"github.com/agentls/agentls/edits"
 )
 
-// SideEffecting names the tools a replay never runs: their recorded
-// results stand in. Edit tools need no stand-in: their changes go through
-// the Proposer. The tools of MCP servers (named mcp_…) never run either.
-var SideEffecting = []string{"run_shell_command"}
+// SideEffecting names the tools a replay never runs again: their recorded
+// results stand in. They reach past the workspace: shell commands act on
+// the machine, web_fetch and google_web_search reach the network (a replay
+// is offline, and the web changes). Edit tools need no stand-in: their
+// changes go through the Proposer. The tools of MCP servers (named mcp_…)
+// never run either.
+var SideEffecting = []string{"run_shell_command", "web_fetch", "google_web_search"}
 
 // sideEffectingPrefix starts the names of the tools of MCP servers.
 const sideEffectingPrefix = "mcp_"

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/memory"
 )
 
 // Policy returns a Policy layer that asks p and records each verdict. A
@@ -94,7 +95,7 @@ func (w *Writer) header(cfg agent.Config, task agent.Task, h Header) *Header {
 	h.Tools = append(h.Tools, agent.CompleteTaskName)
 	h.Context = nil
 	for _, f := range cfg.Context {
-		h.Context = append(h.Context, Context{Path: f.Path, Bytes: len(f.Content)})
+		h.Context = append(h.Context, Context{Path: f.Path, Bytes: len(f.Content), Memories: len(memory.Facts(f.Content))})
 	}
 	if e := cfg.Environment; e != nil {
 		h.Environment = &Environment{OS: e.OS, Date: e.Date, Folders: e.Folders}

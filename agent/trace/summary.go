@@ -25,6 +25,11 @@ type Summary struct {
 	Usage agent.Usage
 
 	ModelCalls int
+	// Calls say what went into each model call: "what did the model see
+	// for this call?"
+	Calls []CallSummary
+	// Skills are the skills the run could activate, as "name (source)".
+	Skills     []string
 	Retries    int
 	Tools      []ToolSummary
 	Subagents  []SubagentSummary
@@ -53,6 +58,15 @@ type ToolSummary struct {
 	Outcome  agent.Outcome // of its proposal, if it made one
 }
 
+// A CallSummary is one model call and what went into it.
+type CallSummary struct {
+	PromptID string
+	Seq      int
+	Model    string
+	Context  CallContext
+	Error    string
+}
+
 // A SubagentSummary is one subagent run.
 type SubagentSummary struct {
 	RunID, Agent, Task string
@@ -70,6 +84,10 @@ func Summarize(t *Trace) Summary {
 			s.Usage.Add(*c.Usage)
 		}
 		s.Retries += len(c.Retries)
+		s.Calls = append(s.Calls, CallSummary{PromptID: c.PromptID, Seq: c.Seq, Model: c.Model, Context: c.Context, Error: c.Error})
+	}
+	for _, sk := range h.Skills {
+		s.Skills = append(s.Skills, sk.Name+" ("+sk.Source+")")
 	}
 	index := map[callID]int{} // tool calls in s.Tools
 	for _, p := range t.Policy {

@@ -250,3 +250,44 @@ func TestTraceRecordsRetries(t *testing.T) {
 		t.Errorf("replayed retries: %d", len(got))
 	}
 }
+
+// What did the model see for this call? Each model call records the
+// context files in its system prompt and the remembered facts they hold,
+// and the skills whose instructions its history holds (an activation that
+// failed puts none there).
+func TestCallContext(t *testing.T) {
+	t.Parallel()
+	activate := agent.NewFunc("activate_skill", "Activate.", func(ctx context.Context, c *agent.Call, a struct {
+		Name string `json:"name"`
+	}) (agent.Result, error) {
+		if a.Name != "release" {
+			return agent.Errorf("no skill %s", a.Name), nil
+		}
+		return agent.Result{Output: "<activated_skill>"}, nil
+	})
+	m := &script{turns: []*genai.GenerateContentResponse{
+		answer(call("activate_skill", map[string]any{"name": "missing"}), call("activate_skill", map[string]any{"name": "release"})),
+		answer(done("ok")),
+	}}
+	memories := "# Rules\n\n## Remembered facts\n\n- The user likes tabs.\n- CI runs on Debian.\n"
+	cfg := agent.Config{Model: m, Tools: []agent.Tool{activate},
+		Context: []agent.ContextFile{{Path: "/home/u/.config/agentls/AGENTS.md", Content: memories}, {Path: "AGENTS.md", Content: "Be brief."}}}
+	path, _ := record(t, cfg, agent.Task{Prompt: "release it"}, trace.Options{})
+	tr := load(t, path)
+	if h := tr.Header.Context; len(h) != 2 || h[0].Memories != 2 || h[1].Memories != 0 {
+		t.Errorf("header context = %+v", h)
+	}
+	files := []string{"/home/u/.config/agentls/AGENTS.md", "AGENTS.md"}
+	want := []trace.CallContext{
+		{Files: files, Memories: 2, Contents: 1, Turns: 0, Tools: 2},
+		{Files: files, Memories: 2, Skills: []string{"release"}, Contents: 3, Turns: 1, Tools: 2},
+	}
+	var got []trace.CallContext
+	for _, c := range tr.Calls {
+		c.Context.Tokens = 0
+		got = append(got, c.Context)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("call contexts (-want +got):\n%s", diff)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/agentls/agentls/agent"
@@ -76,4 +78,19 @@ func (o overlayProposer) Propose(ctx context.Context, ch agent.Change) (agent.De
 	}
 	o.ws.Open(ch.Path, ch.New, f.Version+1)
 	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
+}
+
+// scratchProposer writes the changes inside root (a replay's scratch copy)
+// to disk and applies the others in memory.
+type scratchProposer struct {
+	root      string
+	disk, mem agent.Proposer
+}
+
+func (s scratchProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
+	rel, err := filepath.Rel(s.root, ch.Path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return s.mem.Propose(ctx, ch)
+	}
+	return s.disk.Propose(ctx, ch)
 }

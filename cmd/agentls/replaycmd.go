@@ -66,7 +66,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, e e
 	var applier agent.Proposer = overlayProposer{ws: b.ws}
 	where := "in memory; nothing is written"
 	if *apply {
-		applier, where = diskProposer{}, "to a scratch copy of "+*dir+": "+root
+		// Only the scratch copy is written: a change elsewhere (a fact for
+		// the user's own AGENTS.md) applies in memory.
+		applier, where = scratchProposer{root: root, disk: diskProposer{}, mem: applier}, "to a scratch copy of "+*dir+": "+root
 	}
 	fmt.Fprintf(ui.msg, "Replaying %s (%s): no model call, no command runs; changes apply %s\n\n", fs.Arg(0), tr.Header.RunID, where)
 

@@ -29,6 +29,8 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	strong := fs.String("strong-model", agent.DefaultStrongModel, `with --model auto: the model of complex tasks`)
 	classifier := fs.String("classifier-model", agent.DefaultClassifierModel, `with --model auto: the model that picks one`)
 	loops := fs.Bool("loop-detection", true, "warn a model that repeats itself, then ask whether to go on (with --yes: stop)")
+	webOn := fs.Bool("web", true, "offer web_fetch (each fetch asks; --yes denies it unless a rule allows the host) and google_web_search")
+	private := fs.Bool("web-private-network", false, "let web_fetch reach loopback, private and link-local addresses, and plain http on localhost")
 	yes := fs.Bool("yes", false, "apply every proposed change to disk without asking (commands still need a rule)")
 	jsonOut := fs.Bool("json", false, "print the run's events as JSON Lines on stdout, and nothing else")
 	maxTurns := fs.Int("max-turns", agent.DefaultMaxTurns, "the turn limit")
@@ -127,6 +129,10 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			st.ClassifierModel = *classifier
 		case "loop-detection":
 			st.LoopDetection = *loops
+		case "web":
+			st.Web = *webOn
+		case "web-private-network":
+			st.WebPrivateNetwork = *private
 		case "max-budget":
 			st.MaxBudget = *budget
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -153,6 +154,30 @@ func showSummary(w io.Writer, path string, s trace.Summary) {
 	fmt.Fprintf(tw, "Decisions\tproposals: %s; approvals: %s; policy: %s\n", counts(s.Proposals), counts(s.Approvals), counts(s.Policy))
 	for _, c := range s.Compressed {
 		fmt.Fprintf(tw, "Compressed\t%s: %d → %d tokens\n", c.Method, c.Before, c.After)
+	}
+	if len(s.Skills) > 0 {
+		fmt.Fprintf(tw, "Skills\t%s\n", strings.Join(s.Skills, ", "))
+	}
+	tw.Flush()
+
+	// What did the model see for each call?
+	fmt.Fprintf(w, "\nModel calls (%d)\n", len(s.Calls))
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  CALL\tMODEL\tTOKENS\tCONTEXT FILES\tMEMORIES\tSKILLS")
+	for _, c := range s.Calls {
+		id := c.PromptID
+		if c.Seq > 1 {
+			id += fmt.Sprintf(" (%d)", c.Seq)
+		}
+		files := strings.Join(c.Context.Files, ", ")
+		if files == "" {
+			files = "-"
+		}
+		skills := strings.Join(c.Context.Skills, ", ")
+		if skills == "" {
+			skills = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%d\t%s\n", id, cmp.Or(c.Model, s.Model), c.Context.Tokens, shorten(files, 60), c.Context.Memories, skills)
 	}
 	tw.Flush()
 

@@ -75,6 +75,8 @@ type Chunk struct {
 	BlockReason        string
 	BlockReasonMessage string
 	Usage              *genai.GenerateContentResponseUsageMetadata
+	// Grounding sends the candidate's groundingMetadata (see [Grounded]).
+	Grounding *Grounding
 	// EmptyCandidates sends the event without candidates (usage and model
 	// version only).
 	EmptyCandidates bool

@@ -21,10 +21,11 @@ type wireResponse struct {
 }
 
 type wireCandidate struct {
-	Content       *wireContent `json:"content,omitempty"`
-	FinishReason  string       `json:"finishReason,omitempty"`
-	FinishMessage string       `json:"finishMessage,omitempty"`
-	Index         int          `json:"index"`
+	Content           *wireContent   `json:"content,omitempty"`
+	FinishReason      string         `json:"finishReason,omitempty"`
+	FinishMessage     string         `json:"finishMessage,omitempty"`
+	GroundingMetadata *wireGrounding `json:"groundingMetadata,omitempty"`
+	Index             int            `json:"index"`
 }
 
 type wirePromptFeedback struct {
@@ -132,7 +133,7 @@ func (c Chunk) wire(model, id string) wireResponse {
 	if c.EmptyCandidates || (c.BlockReason != "" && c.FinishReason == "" && len(c.parts()) == 0) {
 		return r
 	}
-	cand := wireCandidate{FinishReason: string(c.FinishReason), FinishMessage: c.FinishMessage}
+	cand := wireCandidate{FinishReason: string(c.FinishReason), FinishMessage: c.FinishMessage, GroundingMetadata: c.Grounding.wire()}
 	if parts := c.parts(); len(parts) > 0 {
 		cand.Content = &wireContent{Parts: parts, Role: genai.RoleModel}
 	}
@@ -198,6 +199,9 @@ func merge(chunks []Chunk, model, id string) wireResponse {
 			hasCand = true
 			if rc.FinishReason != "" {
 				cand.FinishReason, cand.FinishMessage = rc.FinishReason, rc.FinishMessage
+			}
+			if rc.GroundingMetadata != nil {
+				cand.GroundingMetadata = rc.GroundingMetadata
 			}
 			if rc.Content != nil {
 				if cand.Content == nil {

@@ -194,3 +194,32 @@ func TestListModels(t *testing.T) {
 		t.Errorf("recorded %+v", r)
 	}
 }
+
+// TestGroundingWire: a grounded answer's last chunk carries
+// groundingMetadata in the API's shape (proto3 JSON: a zero startIndex is
+// left out), and genai decodes it into its own types.
+func TestGroundingWire(t *testing.T) {
+	t.Parallel()
+	g := geminitest.Grounding{
+		Queries:    []string{"go 1.26 release"},
+		Sources:    []geminitest.Source{{URI: "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC", Title: "go.dev"}},
+		Supports:   []geminitest.Support{{Start: 0, End: 12, Text: "Go 1.26 is out", Sources: []int{0}, Confidence: []float64{0.9}}},
+		EntryPoint: "<div>chips</div>",
+	}
+	srv := geminitest.NewServer(t, geminitest.Grounded("Go 1.26 is out.", g), geminitest.Grounded("Go 1.26 is out.", g))
+	_, body := post(t, srv, "/v1beta/models/m:streamGenerateContent?alt=sse", "k", `{"contents":[]}`)
+	want := `"groundingMetadata":{"searchEntryPoint":{"renderedContent":"\u003cdiv\u003echips\u003c/div\u003e"},"groundingChunks":[{"web":{"uri":"https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC","title":"go.dev"}}],"groundingSupports":[{"segment":{"endIndex":12,"text":"Go 1.26 is out"},"groundingChunkIndices":[0],"confidenceScores":[0.9]}],"webSearchQueries":["go 1.26 release"]}`
+	if !strings.Contains(body, want) {
+		t.Errorf("body lacks %s:\n%s", want, body)
+	}
+	got, err := collect(newClient(t, srv).Models.GenerateContentStream(t.Context(), model, genai.Text("q"), noContinuation))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm := got[len(got)-1].Candidates[0].GroundingMetadata
+	if gm == nil || len(gm.GroundingChunks) != 1 || gm.GroundingChunks[0].Web.Title != "go.dev" ||
+		len(gm.GroundingSupports) != 1 || gm.GroundingSupports[0].Segment.EndIndex != 12 || gm.GroundingSupports[0].GroundingChunkIndices[0] != 0 ||
+		gm.WebSearchQueries[0] != "go 1.26 release" || gm.SearchEntryPoint.RenderedContent != "<div>chips</div>" {
+		t.Errorf("decoded grounding metadata = %+v", gm)
+	}
+}

@@ -55,6 +55,7 @@ export interface Event {
     command?: string;
     dir?: string;
     description?: string;
+    hosts?: string[];
     server?: string;
     serverTool?: string;
     /** any JSON value */
@@ -164,6 +165,7 @@ export interface ApprovalsResult {
     commandRegex?: string;
     allowRedirection?: boolean;
     pathPattern?: string[];
+    host?: string[];
     dir?: string;
     decision: string;
     priority?: number;
@@ -301,6 +303,12 @@ export interface Settings {
   shellTimeoutSeconds: number;
   /** warn a model that repeats itself, then ask whether to keep going; false: never */
   loopDetection: boolean;
+  /** offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web */
+  web: boolean;
+  /** let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https */
+  webPrivateNetwork: boolean;
+  /** keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web */
+  webInPlanMode: boolean;
   /** what one run may spend, in US dollars, estimated from its tokens' prices; past it the model gets one last turn; 0: no limit */
   maxBudget: number;
   /** model prices in US dollars per million tokens, by model name, over agentls's own list */
@@ -429,6 +437,21 @@ export const settingsSchema = {
     "loopDetection": {
       "type": "boolean",
       "description": "warn a model that repeats itself, then ask whether to keep going; false: never",
+      "default": true
+    },
+    "web": {
+      "type": "boolean",
+      "description": "offer web_fetch (each fetch asks, unless a policy rule allows the host) and google_web_search; false: runs never reach the web",
+      "default": true
+    },
+    "webPrivateNetwork": {
+      "type": "boolean",
+      "description": "let web_fetch reach loopback, private and link-local addresses (and plain http on localhost); false: only public https",
+      "default": false
+    },
+    "webInPlanMode": {
+      "type": "boolean",
+      "description": "keep the web tools in plan mode (they change nothing); false: plan mode runs stay off the web",
       "default": true
     },
     "maxBudget": {
@@ -621,6 +644,9 @@ export const defaultSettings: Readonly<Settings> = {
   "timeoutMinutes": 0,
   "shellTimeoutSeconds": 0,
   "loopDetection": true,
+  "web": true,
+  "webPrivateNetwork": false,
+  "webInPlanMode": true,
   "maxBudget": 0,
   "prices": {},
   "events": false,
