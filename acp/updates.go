@@ -242,11 +242,11 @@ func fenced(out string) string {
 // kindOf is a tool's kind, as clients pick icons by it.
 func kindOf(name string) acpsdk.ToolKind {
 	switch name {
-	case "read_file", "get_diagnostics":
+	case "read_file", "get_diagnostics", "activate_skill":
 		return acpsdk.ToolKindRead
 	case "list_directory", "glob", "grep_search", "google_web_search":
 		return acpsdk.ToolKindSearch
-	case "replace", "write_file":
+	case "replace", "write_file", "save_memory":
 		return acpsdk.ToolKindEdit
 	case "run_shell_command":
 		return acpsdk.ToolKindExecute
