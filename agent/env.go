@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"time"
 )
 
 // FS is the file view the tools read: the editor's unsaved buffers over the
@@ -85,6 +86,24 @@ type Decision struct {
 	// applied on top of the user's edits (Final holds the result).
 	Rebased bool
 	Base    string
+	// Diagnostics is what the editor's diagnostics showed after an applied
+	// change; nil when the proposer has none to tell (the editor does not
+	// send diagnostics, or the change was not applied).
+	Diagnostics *DiagnosticsAfter
+}
+
+// DiagnosticsAfter compares the problems the editor showed after an applied
+// change with those it showed before.
+type DiagnosticsAfter struct {
+	// InTime reports that the editor sent diagnostics for the changed
+	// files' new text before the wait ended. When false, New and Gone
+	// compare with what it had sent by then.
+	InTime bool
+	// Wait is the bound of the wait.
+	Wait time.Duration
+	// New are the problems, by path, that the editor did not show before
+	// the change; Gone, those it showed before and no longer does.
+	New, Gone map[string][]Diagnostic
 }
 
 // Proposer sends changes to the user. Propose blocks until the user or the

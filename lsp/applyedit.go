@@ -110,7 +110,8 @@ func (p *proposal) label() string {
 // one decision per file. An error reply counts as a rejection (Emacs eglot
 // refuses that way). After applied, each open buffer must come to hold what
 // was proposed (or what the user's partial decision left); a mismatch is
-// logged and told to the model.
+// logged and told to the model. Then, for a client that sends diagnostics,
+// the decision carries what they show of the change (diagafter.go).
 func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 	we, err := p.edit()
 	if err != nil {
@@ -120,6 +121,10 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 		p.r.report(ctx, "Waiting for your confirmation", -1) // the client asks
 	}
 	label := p.label()
+	var before diagSnapshot
+	if p.watchesDiagnostics() {
+		before = p.s.diags.snapshot() // the problems of the text the edit is made against
+	}
 	var raw jsonrpc2.RawMessage
 	err = protocol.Call(ctx, p.s.conn, protocol.MethodWorkspaceApplyEdit, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *we}, &raw)
 	if err != nil {
@@ -147,6 +152,9 @@ func (p *proposal) send(ctx context.Context) ([]agent.Decision, error) {
 	ds := make([]agent.Decision, len(p.files))
 	for i, f := range p.files {
 		ds[i] = p.decide(ctx, f, p.clientFile(&res, f), deadline)
+	}
+	if p.watchesDiagnostics() {
+		p.addDiagnostics(ctx, before, ds)
 	}
 	return ds, nil
 }

@@ -1,6 +1,8 @@
 package lsp_test
 
 import (
+	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -31,13 +33,28 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 
 // fire waits until a wait of d has begun, then ends every wait of d.
 func (c *fakeClock) fire(d time.Duration) {
+	c.fireCtx(context.Background(), d)
+}
+
+// fireCtx is fire that gives up when ctx ends.
+func (c *fakeClock) fireCtx(ctx context.Context, d time.Duration) error {
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.cond.Broadcast()
+	})
+	defer stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for len(c.timers[d]) == 0 {
+		if ctx.Err() != nil {
+			return fmt.Errorf("no wait of %s began", d)
+		}
 		c.cond.Wait()
 	}
 	for _, ch := range c.timers[d] {
 		ch <- time.Now()
 	}
 	delete(c.timers, d)
+	return nil
 }

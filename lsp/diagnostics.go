@@ -16,15 +16,26 @@ import (
 // gone wild reports thousands, and the model reads a few.
 const maxDiagnostics = 1000
 
+// maxCleared bounds the documents the store remembers an empty list for
+// (which only a wait for a change's diagnostics needs): past it, an empty
+// list just clears the document's.
+const maxCleared = 10000
+
 // diagStore keeps the latest diagnostics the editor showed for each
-// document (agentls/diagnostics), by path.
+// document (agentls/diagnostics), by canonical path, and tells waiters
+// when a list comes.
 type diagStore struct {
-	mu     sync.Mutex
-	byPath map[string]docDiagnostics
+	mu      sync.Mutex
+	seq     uint64 // lists received so far
+	byPath  map[string]docDiagnostics
+	cleared int           // entries of byPath with an empty list
+	changed chan struct{} // closed, and replaced, when a list comes
 }
 
+// docDiagnostics is one document's latest list.
 type docDiagnostics struct {
-	version *int32
+	version *int32 // the document version it is for, when the editor said
+	seq     uint64 // the store's count when it came
 	list    []protocol.Diagnostic
 }
 
@@ -34,11 +45,49 @@ func (d *diagStore) set(path string, version *int32, list []protocol.Diagnostic)
 	if d.byPath == nil {
 		d.byPath = make(map[string]docDiagnostics)
 	}
-	if len(list) == 0 {
-		delete(d.byPath, path)
-		return
+	d.seq++
+	if old, ok := d.byPath[path]; ok && len(old.list) == 0 {
+		d.cleared--
 	}
-	d.byPath[path] = docDiagnostics{version: version, list: list[:min(len(list), maxDiagnostics)]}
+	switch {
+	case len(list) > 0:
+		d.byPath[path] = docDiagnostics{version: version, seq: d.seq, list: list[:min(len(list), maxDiagnostics)]}
+	case d.cleared < maxCleared:
+		d.byPath[path] = docDiagnostics{version: version, seq: d.seq}
+		d.cleared++
+	default:
+		delete(d.byPath, path)
+	}
+	if d.changed != nil {
+		close(d.changed)
+		d.changed = nil
+	}
+}
+
+// next returns a channel closed when the next list comes.
+func (d *diagStore) next() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.changed == nil {
+		d.changed = make(chan struct{})
+	}
+	return d.changed
+}
+
+// A diagSnapshot is the store at one moment.
+type diagSnapshot struct {
+	seq    uint64
+	byPath map[string]docDiagnostics
+}
+
+func (d *diagStore) snapshot() diagSnapshot {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m := make(map[string]docDiagnostics, len(d.byPath))
+	for p, dd := range d.byPath {
+		m[p] = dd // lists are never changed once stored
+	}
+	return diagSnapshot{seq: d.seq, byPath: m}
 }
 
 // problems returns the problems of the file at path, or with path "", of
@@ -48,7 +97,7 @@ func (d *diagStore) problems(path string) map[string][]agent.Diagnostic {
 	defer d.mu.Unlock()
 	out := make(map[string][]agent.Diagnostic)
 	for p, dd := range d.byPath {
-		if path == "" || p == path {
+		if len(dd.list) > 0 && (path == "" || p == path) {
 			out[p] = agentDiagnostics(dd.list)
 		}
 	}
@@ -81,6 +130,7 @@ func (s *Server) didDiagnostics(ctx context.Context, req *jsonrpc2.Request) erro
 	if _, ok := ws.RootFor(path); !ok {
 		return nil
 	}
+	path = ws.Canonical(path) // as the tools name files
 	if v, open := ws.Version(path); open && p.Version != nil && *p.Version < v {
 		return nil // a list for a text the editor no longer has
 	}

@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +80,29 @@ func TestGetDiagnosticsOfferedOnlyWithDiagnostics(t *testing.T) {
 		if d.Name == "get_diagnostics" {
 			t.Error("get_diagnostics is offered to a client that sends no diagnostics")
 		}
+	}
+}
+
+// A workspace folder the client names through a symlink: the diagnostics it
+// sends under that name are the ones get_diagnostics finds for the file.
+func TestGetDiagnosticsThroughALinkedFolder(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := newSession(t,
+		geminitest.Reply(geminitest.Call("get_diagnostics", map[string]any{"file_path": "main.go"})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "seen"})))
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(s.root, link); err != nil {
+		t.Skip(err)
+	}
+	s.ed.Initialize(ctx, link, nil, map[string]any{"diagnostics": true})
+	main := s.ed.Open(ctx, filepath.Join(link, "main.go"), mainGo)
+	s.ed.Diagnostics(ctx, main, ptr(int32(1)), []protocol.Diagnostic{diagnostic(0, protocol.DiagnosticSeverityError, "linked")})
+	if _, err := s.ed.Run(ctx, map[string]any{"prompt": "fix the build"}); err != nil {
+		t.Fatal(err)
+	}
+	s.ed.ProgressEnd()
+	if got := lastFunctionResponse(t, s.gem.Requests()[1]); !strings.Contains(got, "error: linked (compiler)") {
+		t.Errorf("get_diagnostics told the model %s", got)
 	}
 }

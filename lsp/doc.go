@@ -16,7 +16,9 @@
 //     edits, confirmed with a question first;
 //   - a hunk is a group of a TextDocumentEdit's edits whose lines touch or
 //     overlap: the unit of a partial decision (the agentls extension of the
-//     applyEdit result).
+//     applyEdit result);
+//   - a problem is one diagnostic the editor shows (agentls/diagnostics);
+//     after an applied change the model hears the new ones.
 //
 // One [Server] serves one connection. Its LSP methods are split into files
 // by method family: lifecycle.go, textsync.go, folders.go, configuration.go,
@@ -24,5 +26,6 @@
 // to progress), events.go, answer.go (text answers), subagents.go.
 // Proposals: propose.go (checks, rebase, locks), confirm.go (the question),
 // applyedit.go (the request and its answer), staged.go (confirm: run),
-// rebase.go, hunks.go.
+// rebase.go, hunks.go. The editor's diagnostics: diagnostics.go (the store),
+// diagafter.go (the wait after a change, and what is new).
 package lsp

@@ -36,6 +36,14 @@ import (
 //	                               users and the model see them
 //	showMessageRequest <title>|dismiss|hold
 //	showMessageRequest error <code> <message>
+//	diagnostics <file> [@<version>|@none] [<diagnostic>…]
+//	                               agentls/diagnostics for the file, as a plugin
+//	                               sends them: at the buffer's version unless
+//	                               told; each diagnostic is one word
+//	                               "<line> <severity> <source>: <message>",
+//	                               lines numbered from 1; none clears the list
+//	tick <duration>                with "clock": "fake", end the server's waits
+//	                               of that duration (once one has begun)
 //	revert                         once the run has ended (its progress too),
 //	                               agentls.revert of it; the answer goes
 //	                               to the transcript's end
@@ -266,6 +274,10 @@ func (p *player) step(ctx context.Context, s step) error {
 		return nil
 	case "cancel":
 		return p.cancel(ctx, w[1:])
+	case "diagnostics":
+		return p.r.sendDiagnostics(ctx, w[1:])
+	case "tick":
+		return p.r.tick(ctx, w[1:])
 	case "applyEdit", "showMessageRequest":
 		return p.answerNext(ctx, s)
 	case "revert":

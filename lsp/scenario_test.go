@@ -97,6 +97,15 @@ type scenarioFlags struct {
 	Trust   []string `json:"trust"`
 	// Settle is the server's SettleTimeout (default 300ms).
 	Settle string `json:"settle"`
+	// DiagWait is the server's DiagnosticsWait (default 2s).
+	DiagWait string `json:"diagWait"`
+	// Clock "fake" gives the server a clock whose time passes only at the
+	// editor's tick steps.
+	Clock string `json:"clock"`
+	// Diagnostics are sent (agentls/diagnostics) before the run, for open
+	// files at their versions: file → diagnostics as the diagnostics step
+	// writes them.
+	Diagnostics map[string][]string `json:"diagnostics"`
 	// ProgressRate checks the bound on $/progress reports.
 	ProgressRate bool `json:"progressRate"`
 	// Usage says the model section gives every turn's usage: the usage
@@ -184,6 +193,7 @@ type scenarioRun struct {
 	dir   string // the scenario's files
 	cache string // the server's cache directory
 	play  *player
+	clock *fakeClock // the server's clock with "clock": "fake"; nil: the real one
 	start time.Time
 	runID chan string // holds the run's id once it started
 	// reverts are the agentls.revert commands of revert steps, running.
@@ -227,7 +237,7 @@ func (sc *scenario) run(t *testing.T) {
 			}
 		}
 	}
-	srv := lsp.New(lsp.Config{
+	cfg := lsp.Config{
 		NewModel: func(ctx context.Context, model string) (agent.Model, error) {
 			return gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: r.gem.URL, Model: model,
 				Getenv: func(string) string { return "" }})
@@ -236,7 +246,22 @@ func (sc *scenario) run(t *testing.T) {
 		CacheDir:      r.cache,
 		SettleTimeout: settle,
 		UserConfigDir: userDir,
-	})
+	}
+	if sc.flags.DiagWait != "" {
+		var err error
+		if cfg.DiagnosticsWait, err = time.ParseDuration(sc.flags.DiagWait); err != nil {
+			t.Fatalf("diagWait: %v", err)
+		}
+	}
+	switch sc.flags.Clock {
+	case "":
+	case "fake":
+		r.clock = newFakeClock()
+		cfg.After = r.clock.After
+	default:
+		t.Fatalf("flags: unknown clock %q", sc.flags.Clock)
+	}
+	srv := lsp.New(cfg)
 	serverSide, clientSide := jsonrpc2.NewChannelStreamPair(64)
 	sctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -275,6 +300,11 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(sc.flags.Buffers)) {
 		r.ed.Open(ctx, filepath.Join(r.dir, filepath.FromSlash(name)), sc.flags.Buffers[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Diagnostics)) {
+		if err := r.sendDiagnostics(ctx, append([]string{name}, sc.flags.Diagnostics[name]...)); err != nil {
+			t.Fatalf("flags: diagnostics: %v", err)
+		}
 	}
 
 	r.start = time.Now()

@@ -43,6 +43,10 @@ type Config struct {
 	// SettleTimeout bounds the wait, after the editor answered applied, for
 	// its didChange to show the new text. 0: two seconds.
 	SettleTimeout time.Duration
+	// DiagnosticsWait bounds the wait, after a change was applied, for the
+	// editor's diagnostics of the new text (a client that sends
+	// agentls/diagnostics). 0: two seconds.
+	DiagnosticsWait time.Duration
 	// ShowDocumentTimeout bounds the wait for the client to open a document
 	// (an answer, a diff) with window/showDocument. 0: ten seconds.
 	ShowDocumentTimeout time.Duration

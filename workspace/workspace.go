@@ -100,6 +100,13 @@ func (w *Workspace) ClientPath(path string) string {
 	return r.given + path[len(r.path):]
 }
 
+// Canonical returns path spelled the way Open, Buffer and Resolve keep it:
+// a prefix that names a root the way the client gave it is rewritten to the
+// root's evaluated form. The inverse of ClientPath.
+func (w *Workspace) Canonical(path string) string {
+	return canonical(w.rootList(), path)
+}
+
 func (w *Workspace) rootList() []root {
 	w.mu.RLock()
 	defer w.mu.RUnlock()

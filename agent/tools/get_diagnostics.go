@@ -66,40 +66,75 @@ func (getDiagnosticsTool) Describe(args json.RawMessage) string {
 // each with its line and that line's text from fs, at most a few files and
 // a few problems each, with what was left out counted.
 func FormatDiagnostics(fs agent.FS, byFile map[string][]agent.Diagnostic) string {
-	files := slices.SortedFunc(maps.Keys(byFile), func(a, b string) int {
-		return cmp.Or(cmp.Compare(worst(byFile[a]), worst(byFile[b])), cmp.Compare(a, b))
-	})
+	return formatDiagnostics(fs, byFile, maxDiagnosticFiles, maxDiagnosticsInFile)
+}
+
+func formatDiagnostics(fs agent.FS, byFile map[string][]agent.Diagnostic, maxFiles, maxInFile int) string {
+	files := worstFirst(byFile)
 	var b strings.Builder
 	for i, path := range files {
-		if i == maxDiagnosticFiles {
-			fmt.Fprintf(&b, "(%d more files with problems not shown)\n", len(files)-i)
+		if i == maxFiles {
+			fmt.Fprintf(&b, "(%s with problems not shown)\n", count(len(files)-i, "more file", "more files"))
 			break
 		}
-		ds := slices.SortedStableFunc(slices.Values(byFile[path]), func(x, y agent.Diagnostic) int {
-			return cmp.Or(cmp.Compare(rank(x.Severity), rank(y.Severity)), cmp.Compare(x.Line, y.Line))
-		})
+		ds := bySeverity(byFile[path])
 		var lines []string
 		if text, err := fs.ReadFile(path); err == nil {
 			lines = strings.Split(text, "\n")
 		}
 		fmt.Fprintf(&b, "%s:\n", fs.Rel(path))
 		for j, d := range ds {
-			if j == maxDiagnosticsInFile {
+			if j == maxInFile {
 				fmt.Fprintf(&b, "  (%d more not shown)\n", len(ds)-j)
 				break
 			}
 			fmt.Fprintf(&b, "  line %d: %s", d.Line, cmp.Or(d.Severity, "problem"))
-			fmt.Fprintf(&b, ": %s", strings.TrimSpace(d.Message))
-			if d.Source != "" {
-				fmt.Fprintf(&b, " (%s)", d.Source)
-			}
-			b.WriteString("\n")
+			b.WriteString(": " + problem(d) + "\n")
 			if d.Line >= 1 && d.Line <= len(lines) {
-				fmt.Fprintf(&b, "    %d | %s\n", d.Line, strings.TrimRight(lines[d.Line-1], "\r"))
+				fmt.Fprintf(&b, "    %d | %s\n", d.Line, clip(strings.TrimRight(lines[d.Line-1], "\r"), maxShownLine))
 			}
 		}
 	}
 	return b.String()
+}
+
+// Limits of one problem's text: a linter's essay or a minified file's line
+// must not fill the model's context.
+const (
+	maxShownMessage = 400
+	maxShownLine    = 200
+)
+
+// problem is a diagnostic's message and source, as the model reads them.
+func problem(d agent.Diagnostic) string {
+	s := clip(strings.TrimSpace(d.Message), maxShownMessage)
+	if d.Source != "" {
+		s += " (" + d.Source + ")"
+	}
+	return s
+}
+
+// clip cuts s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// worstFirst orders the files of byFile: those with errors first, then by
+// path.
+func worstFirst(byFile map[string][]agent.Diagnostic) []string {
+	return slices.SortedFunc(maps.Keys(byFile), func(a, b string) int {
+		return cmp.Or(cmp.Compare(worst(byFile[a]), worst(byFile[b])), cmp.Compare(a, b))
+	})
+}
+
+// bySeverity orders ds: errors first, then by line.
+func bySeverity(ds []agent.Diagnostic) []agent.Diagnostic {
+	return slices.SortedStableFunc(slices.Values(ds), func(x, y agent.Diagnostic) int {
+		return cmp.Or(cmp.Compare(rank(x.Severity), rank(y.Severity)), cmp.Compare(x.Line, y.Line))
+	})
 }
 
 // rank orders severities: errors first.

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent"
@@ -78,6 +79,17 @@ func TestGetDiagnostics(t *testing.T) {
 			return s + "  (2 more not shown)\n"
 		}()),
 		steps: []step{called("get_diagnostics", "Reading the problems of big.go"), succeeded("get_diagnostics", "Read the editor's problems")},
+	}, {
+		name:  "a line out of range, a linter's essay, a minified line",
+		files: map[string]string{"/ws/min.js": "var a=1;" + strings.Repeat("x", 300) + "\n"},
+		env: withDiags(map[string][]agent.Diagnostic{"/ws/min.js": {
+			{Line: 1, Severity: "warning", Message: strings.Repeat("m", 500)},
+			{Line: 99, Severity: "error", Message: "past the end"},
+		}}),
+		call: call("get_diagnostics", map[string]any{"file_path": "min.js"}),
+		want: output("min.js:\n  line 99: error: past the end\n" +
+			"  line 1: warning: " + strings.Repeat("m", 399) + "…\n    1 | var a=1;" + strings.Repeat("x", 191) + "…\n"),
+		steps: []step{called("get_diagnostics", "Reading the problems of min.js"), succeeded("get_diagnostics", "Read the editor's problems")},
 	}, {
 		name:  "outside the workspace",
 		files: files,

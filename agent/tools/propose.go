@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -40,6 +41,7 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 				msg += "\n" + d.Message
 			}
 		}
+		msg += afterChange(st.env.FS, ch.Name, d.Diagnostics)
 		return agent.Result{Output: msg, Display: fmt.Sprintf("Changed %s (%s)", ch.Name, stat)}, nil
 	case agent.OutcomeStaged:
 		st.markRead(ch.Path)
@@ -62,6 +64,58 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 		}
 		return agent.Result{Output: msg, IsError: true, Display: "Failed to change " + ch.Name}, nil
 	}
+}
+
+// Limits of what the model is told of the editor's problems after a
+// change: the few that matter most.
+const (
+	maxNewFiles  = 3
+	maxNewInFile = 5
+	maxGone      = 5
+)
+
+// afterChange tells the model what the editor's diagnostics showed after
+// its change to name was applied: the problems that are new, errors first,
+// with their lines; the ones it no longer shows; or that none came in time.
+func afterChange(fs agent.FS, name string, da *agent.DiagnosticsAfter) string {
+	if da == nil {
+		return ""
+	}
+	var b strings.Builder
+	if !da.InTime {
+		fmt.Fprintf(&b, "\nThe editor had not reported the problems of the new text of %s after %s; call get_diagnostics later to see them.", name, da.Wait)
+	}
+	if len(da.New) > 0 {
+		b.WriteString("\nThe editor shows new problems since the change:\n")
+		b.WriteString(strings.TrimSuffix(formatDiagnostics(fs, da.New, maxNewFiles, maxNewInFile), "\n"))
+	}
+	if n := problems(da.Gone); n > 0 {
+		fmt.Fprintf(&b, "\nThe editor no longer shows %s:", count(n, "problem", "problems"))
+		shown := 0
+		for _, path := range worstFirst(da.Gone) {
+			for _, d := range bySeverity(da.Gone[path]) {
+				if shown == maxGone {
+					fmt.Fprintf(&b, "\n  (%d more)", n-shown)
+					return b.String()
+				}
+				fmt.Fprintf(&b, "\n  %s: %s: %s", fs.Rel(path), cmp.Or(d.Severity, "problem"), problem(d))
+				shown++
+			}
+		}
+	}
+	if da.InTime && b.Len() == 0 {
+		b.WriteString("\nThe editor shows no new problems.")
+	}
+	return b.String()
+}
+
+// problems is the number of problems in byFile.
+func problems(byFile map[string][]agent.Diagnostic) int {
+	n := 0
+	for _, ds := range byFile {
+		n += len(ds)
+	}
+	return n
 }
 
 // sentence ends a message of the user or the editor with a full stop, so

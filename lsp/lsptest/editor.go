@@ -262,6 +262,17 @@ func (e *Editor) Buffer(u uri.URI) (string, bool) {
 	return d.text, true
 }
 
+// Version returns a document's version, ok false when it is not open.
+func (e *Editor) Version(u uri.URI) (int32, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, ok := e.docs[u]
+	if !ok {
+		return 0, false
+	}
+	return d.version, true
+}
+
 // Run executes agentls.run and returns the run id.
 func (e *Editor) Run(ctx context.Context, args map[string]any) (string, error) {
 	b, err := json.Marshal(args)

@@ -17,6 +17,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { RevertResult, RunResult, SessionsResult } from './contract';
 import { conversation } from './conversation';
+import { DiagnosticsForwarder, diagnosticsMethod } from './diagnostics';
 import { type EventNotification, eventMethod, isEventNotification, shorten } from './events';
 import { Review } from './review';
 import { type RunInfo, RunsTable, endMessage } from './runs';
@@ -69,6 +70,7 @@ class Extension implements vscode.Disposable {
   private readonly transcript = new Transcript();
   private readonly transcriptChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly review: Review;
+  private readonly diagnostics: DiagnosticsForwarder;
   private readonly disposables: { dispose(): unknown }[] = [];
   private readonly refresh = new Map<string, ReturnType<typeof setTimeout>>();
   private settings: Settings;
@@ -83,6 +85,20 @@ class Extension implements vscode.Disposable {
         this.output.appendLine(line);
       },
     );
+    this.diagnostics = new DiagnosticsForwarder({
+      diagnostics: (uri) => vscode.languages.getDiagnostics(vscode.Uri.parse(uri)),
+      own: (uri) => this.client?.diagnostics?.get(vscode.Uri.parse(uri)) ?? [],
+      inWorkspace: (uri) => {
+        const u = vscode.Uri.parse(uri);
+        return u.scheme === 'file' && vscode.workspace.getWorkspaceFolder(u) !== undefined;
+      },
+      version: (uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.version,
+      send: (params) => {
+        if (this.client?.isRunning()) {
+          void this.client.sendNotification(diagnosticsMethod, params);
+        }
+      },
+    });
     this.status.name = 'agentls';
     this.status.command = 'agentls.showRuns';
     this.updateStatus();
@@ -96,6 +112,10 @@ class Extension implements vscode.Disposable {
       this.sessionStatus,
       this.transcriptChanged,
       this.review,
+      this.diagnostics,
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        this.diagnostics.changed(e.uris.map((u) => u.toString()));
+      }),
       vscode.workspace.registerTextDocumentContentProvider(transcriptScheme, {
         onDidChange: this.transcriptChanged.event,
         provideTextDocumentContent: (uri) => {
@@ -126,6 +146,9 @@ class Extension implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
+      // What the Problems panel shows already: the server compares after
+      // each change with it.
+      this.diagnostics.all(vscode.languages.getDiagnostics().map(([u]) => u.toString()));
     } catch (err) {
       this.output.appendLine(`agentls: cannot start "${this.settings.path} serve": ${String(err)}`);
       const open = 'Open Settings';

@@ -18,9 +18,10 @@ export type ServerSettings = Omit<ContractSettings, PluginSetting>;
 
 export type CustomAction = ServerSettings['customActions'][number];
 
-/** InitializationOptions are what the server gets: its settings, and events on. */
+/** InitializationOptions are what the server gets: its settings, with events and diagnostics on. */
 export interface InitializationOptions extends ServerSettings {
   events: true;
+  diagnostics: true;
 }
 
 export interface Settings {
@@ -244,9 +245,13 @@ function setServer<K extends keyof ServerSettings>(s: ServerSettings, key: K, va
   return undefined;
 }
 
-/** initializationOptions are the server's settings with events turned on. */
+/**
+ * initializationOptions are the server's settings with events turned on
+ * (agentls/event feeds the runs and the transcript) and diagnostics (the
+ * extension sends agentls/diagnostics, diagnostics.ts).
+ */
 export function initializationOptions(s: ServerSettings): InitializationOptions {
-  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true };
+  return { ...s, customActions: s.customActions.map((a) => ({ ...a })), prices: { ...s.prices }, events: true, diagnostics: true };
 }
 
 /**

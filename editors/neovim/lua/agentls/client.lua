@@ -2,6 +2,7 @@
 -- the per-client handlers, and requests to the server.
 local compat = require('agentls.compat')
 local config = require('agentls.config')
+local diagnostics = require('agentls.diagnostics')
 local messages = require('agentls.messages')
 local proposal = require('agentls.proposal')
 local runs = require('agentls.runs')
@@ -151,6 +152,7 @@ local function on_init(client)
   -- Later: the buffers attached before initialization get their didOpen
   -- right after on_init, and a run must see them.
   vim.schedule(function()
+    diagnostics.initial(client)
     for _, fn in ipairs(fns) do
       local ok, err = pcall(fn, client)
       if not ok then
@@ -175,7 +177,7 @@ function M.base_config()
   if type(settings.agentls) == 'table' and vim.tbl_count(settings) == 1 then
     settings = settings.agentls -- the server takes both forms; events is added at the top
   end
-  local init = vim.tbl_extend('force', settings, { events = true })
+  local init = vim.tbl_extend('force', settings, { events = true, diagnostics = o.diagnostics ~= false })
   return {
     name = M.NAME,
     cmd = o.cmd,

@@ -16,6 +16,8 @@ local M = {}
 ---@field progress boolean echo progress when fidget.nvim is absent
 ---@field notify_result boolean show the result when a run ends
 ---@field on_decided fun(params: table, answer: table?, entry: agentls.HistoryEntry)?
+---@field diagnostics boolean send the editor's diagnostics to the server
+---@field diagnostics_debounce integer milliseconds a changed list waits before it is sent
 ---@field log_max_lines integer lines kept for :AgentLog
 ---@field flags table vim.lsp client flags
 ---@field highlights table<string, string> the preview's highlight groups
@@ -56,6 +58,13 @@ M.defaults = {
   notify_result = true,
   -- Called as on_decided(params, answer) after a proposal is answered.
   on_decided = nil,
+  -- Send the diagnostics the editor shows (every source but agentls) to the
+  -- server, for the files in its workspace, so that the agent hears the
+  -- problems its changes cause.
+  diagnostics = true,
+  -- How long a changed list waits before it is sent (later changes restart
+  -- the wait).
+  diagnostics_debounce = 200,
   -- Lines kept for :AgentLog.
   log_max_lines = 5000,
   -- vim.lsp client flags. didChange is sent at once so the server always

@@ -1,6 +1,7 @@
 -- agentls.nvim: the Neovim face of agentls. :help agentls documents it.
 local compat = require('agentls.compat')
 local config = require('agentls.config')
+local diagnostics = require('agentls.diagnostics')
 local client = require('agentls.client')
 local messages = require('agentls.messages')
 local proposal = require('agentls.proposal')
@@ -244,6 +245,9 @@ function M.setup(opts)
   end
   local group = api.nvim_create_augroup('agentls', { clear = true })
   api.nvim_create_autocmd('ColorScheme', { group = group, callback = define_highlights })
+  if config.options.diagnostics ~= false then
+    diagnostics.listen(group)
+  end
   if config.options.autostart then
     api.nvim_create_autocmd({ 'BufEnter', 'FileType' }, {
       group = group,

@@ -51,6 +51,7 @@ test('VS Code section: extension keys stay out of the server settings', () => {
     customActions: [{ title: 'Doc', prompt: 'Document ${selection}' }],
     mcpServers: {},
     events: true,
+    diagnostics: true,
   });
 });
 
@@ -107,6 +108,7 @@ test('initializationOptions copies the actions', () => {
   const opts = initializationOptions(server);
   assert.notEqual(opts.customActions[0], server.customActions[0]);
   assert.equal(opts.events, true);
+  assert.equal(opts.diagnostics, true);
 });
 
 test('mcpServers: only the user-scope value reaches the server', () => {
