@@ -47,6 +47,10 @@ type Change struct {
 	Create bool   // the file does not exist yet
 	Tool   string // the tool that proposes it
 	Reason string // why, in the model's words, when it said
+	// RunID and CallID name the run and the tool call that propose it
+	// (Call.Propose sets them), so a front end can show the proposal on
+	// the call.
+	RunID, CallID string
 }
 
 // Outcome is what became of a proposed change.
@@ -133,6 +137,11 @@ type Approval struct {
 	// Withdrawn, on approval_decided, says the question ended without an
 	// answer (the run was cancelled); Allowed is then false.
 	Withdrawn bool `json:"withdrawn,omitempty"`
+	// RunID and CallID name the run and the tool call that ask (Call.Approve
+	// sets them; the loop question has none), so a front end can ask on
+	// the call. Events carry the call already.
+	RunID  string `json:"-"`
+	CallID string `json:"-"`
 }
 
 // ApprovalLoop is the Kind of the question a run asks when its model keeps

@@ -10,6 +10,7 @@ import (
 // stream (edit_proposed, then edit_decided). The run's clock stops while the
 // user decides.
 func (c *Call) Propose(ctx context.Context, p Proposer, ch Change) (Decision, error) {
+	ch.RunID, ch.CallID = c.RunID, c.ID
 	stat := edits.DiffStat(ch.Old, ch.New)
 	info := EditInfo{Path: ch.Path, Name: ch.Name, Added: stat.Added, Deleted: stat.Deleted, Create: ch.Create, Reason: ch.Reason,
 		Diff: edits.Unified(ch.Name, ch.Old, ch.New)}
@@ -34,6 +35,7 @@ func (c *Call) Propose(ctx context.Context, p Proposer, ch Change) (Decision, er
 // run's stream (approval_requested, then approval_decided). The run's clock
 // stops while the user decides.
 func (c *Call) Approve(ctx context.Context, a Approver, ap Approval) (bool, error) {
+	ap.RunID, ap.CallID = c.RunID, c.ID
 	c.Emit(Event{Type: EventApprovalRequested, Call: c.ref(), Approval: &ap})
 	resume := c.UserWait()
 	ok, err := a.Approve(ctx, ap)

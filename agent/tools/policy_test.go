@@ -181,7 +181,7 @@ func TestApprovalContent(t *testing.T) {
 	play(t, script{disk: d, cfg: func(c *agent.Config) { c.Approver = approver },
 		calls: []*genai.FunctionCall{shellCall("go test ./... 2>&1 | tail -3", "dir_path", "sub", "description", "run the tests")}})
 	want := []agent.Approval{{Tool: "run_shell_command", Command: "go test ./... 2>&1 | tail -3", Dir: filepath.Join(d.root, "sub"),
-		Description: "run the tests", Rule: "go test, tail"}}
+		Description: "run the tests", Rule: "go test, tail", RunID: "test", CallID: "test#1-0"}}
 	if diff := cmp.Diff(want, approver.asked()); diff != "" {
 		t.Errorf("approval (-want +got):\n%s", diff)
 	}
@@ -244,7 +244,7 @@ func TestAskRuleOnAnEditTool(t *testing.T) {
 			cfg: func(c *agent.Config) {
 				c.Policy, c.Approver = trustedEngine(t, d.root).WithMode(policy.ModeDefault), approver
 			}})
-		if diff := cmp.Diff([]agent.Approval{{Tool: "write_file", Description: "Writing x.go"}}, approver.asked()); diff != "" {
+		if diff := cmp.Diff([]agent.Approval{{Tool: "write_file", Description: "Writing x.go", RunID: "test", CallID: "test#1-0"}}, approver.asked()); diff != "" {
 			t.Errorf("approval (-want +got):\n%s", diff)
 		}
 		want := output("The user accepted the change; x.go is updated (+1 \u22120).")

@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,4 +147,22 @@ func TestReadOnly(t *testing.T) {
 // answer.
 func withdrawn(tool string, e edit, msg string) step {
 	return decided(tool, e, agent.OutcomeWithdrawn, msg)
+}
+
+// A change names the run and the tool call that propose it, so that a
+// front end can show the proposal on the call (the ACP front end asks on
+// it): the model's call id when it gave one, else the harness's.
+func TestChangesNameTheirCall(t *testing.T) {
+	t.Parallel()
+	withID := call("write_file", map[string]any{"file_path": "new1.txt", "content": "a\n"})
+	withID.ID = "w1"
+	tr := play(t, script{calls: []*genai.FunctionCall{withID, call("write_file", map[string]any{"file_path": "new2.txt", "content": "b\n"})}})
+	var got []string
+	for _, c := range tr.changes {
+		got = append(got, c.Name+" "+c.RunID+" "+c.CallID)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff([]string{"new1.txt test w1", "new2.txt test test#1-1"}, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent"
@@ -122,7 +123,7 @@ func TestSaveMemoryUser(t *testing.T) {
 	tr := play(t, script{env: func(e *tools.Env) { e.UserDir = user }, calls: []*genai.FunctionCall{remember("The user writes British English.")}})
 	want := []agent.Change{{Path: filepath.Join(user, "AGENTS.md"), Name: filepath.Join(user, "AGENTS.md"), Old: "# Me\n",
 		New: "# Me\n\n## Remembered facts\n\n- The user writes British English.\n", Tool: "save_memory", Reason: "Remember: The user writes British English."}}
-	if diff := cmp.Diff(want, tr.changes); diff != "" {
+	if diff := cmp.Diff(want, tr.changes, cmpopts.IgnoreFields(agent.Change{}, "RunID", "CallID")); diff != "" {
 		t.Errorf("proposal (-want +got):\n%s", diff)
 	}
 

@@ -59,21 +59,23 @@ func either(fs ...func(string) bool) func(string) bool {
 	}
 }
 
-// The house's layout (DESIGN.md): cmd → lsp → runner, contract → agent,
-// workspace, edits; imports point down, and the harness knows nothing of
-// LSP, not even through another package.
+// The house's layout (DESIGN.md): cmd → lsp, acp → runner, contract →
+// agent, workspace, edits; imports point down, the front ends stand side by
+// side, and the harness knows nothing of LSP, not even through another
+// package.
 var layoutRules = []layoutRule{
-	{"agent", false, either(lspModules, inProject("lsp", "cmd", "runner", "contract", "workspace", "edits/lspedit")),
+	{"agent", false, either(lspModules, inProject("lsp", "acp", "cmd", "runner", "contract", "workspace", "edits/lspedit")),
 		"the harness knows nothing of LSP, the editor's workspace, or the front ends"},
-	{"workspace", false, inProject("agent", "lsp", "cmd", "runner", "contract"), "workspace is below the harness and the front ends"},
+	{"workspace", false, inProject("agent", "lsp", "acp", "cmd", "runner", "contract"), "workspace is below the harness and the front ends"},
 	{"edits", true, either(lspModules, inProject("")), "edits is pure text work: no LSP, nothing else of agentls"},
 	{"edits/lspedit", false, func(dep string) bool {
 		rel, ok := project(dep)
 		return ok && rel != "edits"
 	}, "the LSP side of edits builds on edits alone"},
-	{"contract", false, inProject("lsp", "cmd", "runner", "workspace"), "the contract is types: front ends import it, not the reverse"},
-	{"runner", false, inProject("lsp", "cmd"), "the run builder serves every front end"},
-	{"lsp", false, inProject("cmd"), "nothing imports the command"},
+	{"contract", false, inProject("lsp", "acp", "cmd", "runner", "workspace"), "the contract is types: front ends import it, not the reverse"},
+	{"runner", false, inProject("lsp", "acp", "cmd"), "the run builder serves every front end"},
+	{"lsp", false, inProject("acp", "cmd"), "front ends stand beside each other; nothing imports the command"},
+	{"acp", false, inProject("lsp", "cmd"), "the ACP front end stands beside lsp; only the command imports it"},
 	{"lsp/transport", false, inProject("agent", "runner", "contract", "workspace", "edits", "lsp/lsptest"), "the wire knows nothing of what it carries"},
 }
 

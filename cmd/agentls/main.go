@@ -4,6 +4,7 @@
 // Usage:
 //
 //	agentls serve                   speak LSP on stdin/stdout
+//	agentls acp [flags]             speak the Agent Client Protocol on stdin/stdout
 //	agentls run [flags] PROMPT      run the agent on a terminal
 //	agentls replay [flags] TRACE    run a recorded run again, offline
 //	agentls runs [flags]            list recent runs
@@ -95,6 +96,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], stderr, e)
+	case "acp":
+		return acpCmd(ctx, args[1:], stdin, stdout, stderr, e)
 	case "run":
 		return runCmd(ctx, args[1:], stdin, stdout, stderr, e)
 	case "replay":
@@ -124,6 +127,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   agentls serve                     speak LSP on stdin/stdout (logs on stderr)
+  agentls acp [flags]               speak the Agent Client Protocol on stdin/stdout (Zed, JetBrains…)
   agentls run [flags] "PROMPT"      run the agent on a terminal (agentls run -h)
   agentls replay [flags] TRACE      run a recorded run again: no model call, no command
   agentls runs [flags]              list recent runs

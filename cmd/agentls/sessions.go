@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/edits"
+	"github.com/agentls/agentls/runner"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -264,7 +265,7 @@ func applyRevert(f session.FileRevert) session.RevertedFile {
 		}
 		return f.Applied(true, false)
 	}
-	if err := writeAtomic(f.Path, f.Target); err != nil {
+	if err := runner.WriteAtomic(f.Path, f.Target); err != nil {
 		return session.RevertedFile{Name: f.Name, Outcome: session.Failed, Message: err.Error()}
 	}
 	return f.Applied(false, false)

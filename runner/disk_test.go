@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package runner_test
 
 import (
 	"os"
@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/runner"
 )
 
-// The terminal writes a change only where the tool checked it would go:
+// A front end that writes to disk writes a change only where the tool checked it would go:
 // a folder swapped for a symlink into .git/ while the user was deciding
 // gets nothing, and a change through a link writes the file the link leads
 // to, keeping the link.
@@ -34,7 +35,7 @@ func TestWriteChangeChecksTheTargetAgain(t *testing.T) {
 	if err := os.Symlink(".git", filepath.Join(dir, "sub")); err != nil {
 		t.Fatal(err)
 	}
-	if d := writeChange(swapped); d.Outcome != agent.OutcomeConflict {
+	if d := runner.WriteChange(swapped); d.Outcome != agent.OutcomeConflict {
 		t.Errorf("decision %+v, want a conflict", d)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, ".git", "x.txt")); string(got) != "old\n" {
@@ -42,7 +43,7 @@ func TestWriteChangeChecksTheTargetAgain(t *testing.T) {
 	}
 
 	linked := agent.Change{Path: filepath.Join(dir, "link.md"), Name: "link.md → README.md", Target: filepath.Join(dir, "README.md"), Old: "old\n", New: "new\n"}
-	if d := writeChange(linked); d.Outcome != agent.OutcomeApplied {
+	if d := runner.WriteChange(linked); d.Outcome != agent.OutcomeApplied {
 		t.Fatalf("decision %+v", d)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "README.md")); string(got) != "new\n" {
@@ -50,5 +51,35 @@ func TestWriteChangeChecksTheTargetAgain(t *testing.T) {
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "link.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("link.md is no longer a link: %v", err)
+	}
+}
+
+// A new file is written only while there is none; a file is written only
+// over the text the change was computed against.
+func TestWriteChangeChecksTheText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	if d := runner.WriteChange(agent.Change{Path: path, Name: "a.txt", New: "one\n", Create: true}); d.Outcome != agent.OutcomeApplied {
+		t.Fatalf("create: %+v", d)
+	}
+	if d := runner.WriteChange(agent.Change{Path: path, Name: "a.txt", New: "two\n", Create: true}); d.Outcome != agent.OutcomeConflict {
+		t.Errorf("a second create: %+v, want a conflict", d)
+	}
+	if d := runner.WriteChange(agent.Change{Path: path, Name: "a.txt", Old: "stale\n", New: "two\n"}); d.Outcome != agent.OutcomeConflict {
+		t.Errorf("a change over other text: %+v, want a conflict", d)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "one\n" {
+		t.Errorf("a.txt = %q, want the first write only", got)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
