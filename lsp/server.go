@@ -90,6 +90,10 @@ type Server struct {
 	// the client may be waited for after that (outgoingContext).
 	exiting context.Context
 	exit    context.CancelFunc
+	// lifted turns the placeholder of a text the transport lifted out of
+	// a didOpen or didChange back into the text (textsync.go); nil on a
+	// stream that lifts nothing.
+	lifted func(string) (string, error)
 
 	mu       sync.Mutex
 	state    lifecycleState
@@ -194,6 +198,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // ends.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream, stop context.CancelFunc) error {
 	s.root, s.stop = ctx, stop
+	if ts, ok := stream.(*transport.Stream); ok {
+		ts.SetLift(transport.Lift{Methods: []string{protocol.MethodTextDocumentDidOpen, protocol.MethodTextDocumentDidChange}, Member: "text", Min: bigText})
+		s.lifted = ts.Lifted
+	}
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(protocol.WithClient(ctx, s.client), s.handler())

@@ -82,19 +82,19 @@ func (s *Server) encoding() lspedit.Encoding {
 	return s.caps.encoding
 }
 
-// documentSync decodes didOpen and didChange itself, with encoding/json
-// and, for large texts, decodeSync's own string decoder: the protocol
-// package's decoder grows a string with escapes from a 32-byte buffer,
-// which costs about six times a document's size in garbage for every
-// document opened (or replaced whole), and encoding/json takes seconds over
-// a 200 MB text. The result is the same: URIs go through uri.Parse,
-// invalid UTF-8 becomes U+FFFD byte by byte.
+// documentSync decodes didOpen and didChange itself, with encoding/json,
+// and takes their large texts from the transport, which lifted them out of
+// the frame (decodeSync): the protocol package's decoder grows a string
+// with escapes from a 32-byte buffer, which costs about six times a
+// document's size in garbage for every document opened (or replaced
+// whole). The result is the same: URIs go through uri.Parse, invalid UTF-8
+// becomes U+FFFD byte by byte.
 func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case protocol.MethodTextDocumentDidOpen:
 			var p protocol.DidOpenTextDocumentParams
-			if err := decodeSync(req.Params(), &p, func() []*string { return []*string{&p.TextDocument.Text} }); err != nil {
+			if err := s.decodeSync(req.Params(), &p, func() []*string { return []*string{&p.TextDocument.Text} }); err != nil {
 				return nil, syncParamsError(req, err)
 			}
 			return nil, s.DidOpen(ctx, &p)
@@ -113,7 +113,7 @@ func (s *Server) documentSync(h jsonrpc2.Handler) jsonrpc2.Handler {
 				}
 				return ts
 			}
-			if err := decodeSync(req.Params(), &p, texts); err != nil {
+			if err := s.decodeSync(req.Params(), &p, texts); err != nil {
 				return nil, syncParamsError(req, err)
 			}
 			params := &protocol.DidChangeTextDocumentParams{TextDocument: p.TextDocument}

@@ -32,7 +32,7 @@ func TestReadingWaitsForWrites(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":1,"method":"x"}`
 		in := strings.NewReader("Content-Length: 37\r\n\r\n" + body)
 		release := make(chan struct{})
-		s := &frameStream{Stream: stuckStream{release: release}, in: bufio.NewReader(in), log: slog.New(slog.DiscardHandler)}
+		s := &Stream{out: stuckStream{release: release}, in: bufio.NewReader(in), log: slog.New(slog.DiscardHandler)}
 		s.writes.init(MaxPendingWrites)
 		var wg sync.WaitGroup
 		for range MaxPendingWrites {
@@ -65,7 +65,7 @@ func TestReadingWaitStopsOnCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		defer close(release)
-		s := &frameStream{Stream: stuckStream{release: release}, in: bufio.NewReader(strings.NewReader("")), log: slog.New(slog.DiscardHandler)}
+		s := &Stream{out: stuckStream{release: release}, in: bufio.NewReader(strings.NewReader("")), log: slog.New(slog.DiscardHandler)}
 		s.writes.init(1)
 		go s.Write(t.Context(), jsonrpc2.NewNotification("n", nil))
 		synctest.Wait()

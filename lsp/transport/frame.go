@@ -30,7 +30,7 @@ const keepFrame = 1 << 20
 // few times the size of a large document.
 const freeFrame = 16 << 20
 
-// frameStream reads the LSP base protocol (Content-Length framing) without
+// Stream reads the LSP base protocol (Content-Length framing) without
 // giving up on a bad frame: jsonrpc2's reader ends the connection at the
 // first malformed header or body that is not JSON-RPC, which kills the
 // server. Here a frame that is not a JSON-RPC message is answered with an
@@ -38,12 +38,18 @@ const freeFrame = 16 << 20
 // malformed header is skipped up to the next Content-Length header. A body
 // is read as it arrives, so a huge declared length costs memory only for
 // the bytes actually sent. Writing is jsonrpc2's header stream.
-type frameStream struct {
-	jsonrpc2.Stream // writes; its reading half is never used
-	in              *bufio.Reader
-	body            []byte // reused between frames; Inv: cap ≤ keepFrame between reads
-	log             *slog.Logger
-	writes          writeGate
+//
+// With SetLift, it also takes long strings out of the frames it reads (a
+// document's text) before jsonrpc2 and the handler's decoder see them: see
+// SetLift.
+type Stream struct {
+	out    jsonrpc2.Stream // writes; its reading half is never used
+	in     *bufio.Reader
+	body   []byte // reused between frames; Inv: cap ≤ keepFrame
+	freeOS bool   // a large frame was read: hand memory back before the next
+	lift   *lifter
+	log    *slog.Logger
+	writes writeGate
 }
 
 // frameWriter is the raw-frame writing half of jsonrpc2's header stream.
@@ -51,22 +57,40 @@ type frameWriter interface {
 	WriteFrame(ctx context.Context, data []byte) (int64, error)
 }
 
-// NewStream returns a jsonrpc2 stream over rwc that reads frames as
-// frameStream does, survives malformed input, and logs what it skips to
-// log.
-func NewStream(rwc io.ReadWriteCloser, log *slog.Logger) jsonrpc2.Stream {
-	return newFrameStream(rwc, log)
-}
-
-func newFrameStream(rwc io.ReadWriteCloser, log *slog.Logger) *frameStream {
-	s := &frameStream{Stream: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc), log: log}
+// NewStream returns a jsonrpc2 stream over rwc that reads frames as Stream
+// does, survives malformed input, and logs what it skips to log.
+func NewStream(rwc io.ReadWriteCloser, log *slog.Logger) *Stream {
+	s := &Stream{out: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc), log: log}
 	s.writes.init(MaxPendingWrites)
 	return s
 }
 
+// SetLift makes s lift the strings l names out of the frames it reads,
+// from the next frame on. Each is decoded (as encoding/json decodes a
+// string, in the frame's own buffer, which it then keeps when that costs
+// little) and replaced in the frame by a placeholder string, which Lifted
+// turns back into it: the frame jsonrpc2 scans and the handler decodes is
+// small, and a 200 MB text is read once, not by every layer. Only
+// notifications are lifted, which run before the next frame is read; a
+// placeholder is valid until then. A lifted string that is not valid JSON
+// makes its frame invalid JSON, answered as such.
+func (s *Stream) SetLift(l Lift) {
+	s.lift = newLifter(l)
+}
+
+// Lifted returns the string v stands for, if it is the placeholder of a
+// string lifted from the last frame, else v itself; an error if it is a
+// placeholder of an older frame.
+func (s *Stream) Lifted(v string) (string, error) {
+	if s.lift == nil {
+		return v, nil
+	}
+	return s.lift.resolve(v)
+}
+
 // ReadFrame returns the body of the next frame that holds a JSON-RPC
 // message (or batch). It is valid until the next read.
-func (s *frameStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+func (s *Stream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 	if err := s.writes.waitBelow(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -81,6 +105,20 @@ func (s *frameStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 		if body == nil {
 			continue // a malformed header, answered already
 		}
+		if s.lift != nil {
+			small, pinned, err := s.lift.lift(body)
+			if pinned {
+				s.body = nil // Inv: a lifted string holds it; never written again
+			}
+			if err != nil {
+				// Partly decoded in place, the body is passed on to
+				// nobody: it is answered as the invalid JSON it is.
+				s.log.Warn("invalid JSON in message body", "err", err, "bytes", len(body))
+				s.reply(ctx, jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "invalid JSON in message body: "+err.Error()))
+				continue
+			}
+			body = small
+		}
 		id, bad := checkMessage(body)
 		if bad == nil {
 			return body, n, nil
@@ -91,7 +129,7 @@ func (s *frameStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 }
 
 // Read implements jsonrpc2.Stream; the connection uses ReadFrame.
-func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	body, n, err := s.ReadFrame(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -100,22 +138,25 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 	return msg, n, err
 }
 
-func (s *frameStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+func (s *Stream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
 	s.writes.enter()
 	defer s.writes.leave()
-	return s.Stream.(frameWriter).WriteFrame(ctx, data)
+	return s.out.(frameWriter).WriteFrame(ctx, data)
 }
 
+// Close implements jsonrpc2.Stream: it closes the connection.
+func (s *Stream) Close() error { return s.out.Close() }
+
 // Write implements jsonrpc2.Stream.
-func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	s.writes.enter()
 	defer s.writes.leave()
-	return s.Stream.Write(ctx, msg)
+	return s.out.Write(ctx, msg)
 }
 
 // reply answers a frame that could not be served.
-func (s *frameStream) reply(ctx context.Context, id jsonrpc2.ID, err *jsonrpc2.Error) {
-	if _, werr := s.Stream.Write(ctx, jsonrpc2.NewResponse(id, nil, err)); werr != nil {
+func (s *Stream) reply(ctx context.Context, id jsonrpc2.ID, err *jsonrpc2.Error) {
+	if _, werr := s.out.Write(ctx, jsonrpc2.NewResponse(id, nil, err)); werr != nil {
 		s.log.Debug("reply to an invalid message", "err", werr)
 	}
 }
@@ -125,16 +166,13 @@ func (s *frameStream) reply(ctx context.Context, id jsonrpc2.ID, err *jsonrpc2.E
 // read as header lines until one names a Content-Length, which is where
 // the next frame starts (a body without line breaks and the next header
 // may share a line).
-func (s *frameStream) readFrame(ctx context.Context) ([]byte, int64, error) {
+func (s *Stream) readFrame(ctx context.Context) ([]byte, int64, error) {
 	// The last frame has been handled (notifications run on the read loop,
-	// and requests copy what they keep): a large body goes now, not when
-	// the next frame comes.
-	if cap(s.body) > keepFrame {
-		big := cap(s.body) >= freeFrame
-		s.body = nil
-		if big {
-			debug.FreeOSMemory()
-		}
+	// and requests copy what they keep): the memory a large one left goes
+	// back now, not when the next frame comes.
+	if s.freeOS {
+		s.freeOS = false
+		debug.FreeOSMemory()
 	}
 	length, consumed := -1, 0
 	var problem string
@@ -183,14 +221,14 @@ func (s *frameStream) readFrame(ctx context.Context) ([]byte, int64, error) {
 	return body, int64(consumed + length), nil
 }
 
-func (s *frameStream) badHeader(ctx context.Context, problem string) {
+func (s *Stream) badHeader(ctx context.Context, problem string) {
 	s.log.Warn("invalid message header", "problem", problem)
 	s.reply(ctx, jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "invalid message header: "+problem))
 }
 
 // line reads one header line with its line break. A very long line (a body
 // read as a header) is returned whole.
-func (s *frameStream) line() ([]byte, error) {
+func (s *Stream) line() ([]byte, error) {
 	line, err := s.in.ReadSlice('\n')
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		return line, err
@@ -204,17 +242,18 @@ func (s *frameStream) line() ([]byte, error) {
 }
 
 // readBody reads length bytes, growing the buffer as they come, eightfold
-// each time: a large body is copied about a sixth of its size in all, and
-// a frame that declares more than it sends costs at most eight times what
-// it sent.
-func (s *frameStream) readBody(length int) ([]byte, error) {
-	if cap(s.body) > keepFrame {
-		s.body = nil
-	}
+// each time, the last time to length exactly: a large body is copied about
+// a sixth of its size in all, and a frame that declares more than it sends
+// costs at most eight times what it sent. The buffers are made, never
+// grown by append, which would clear each before the bytes are read into
+// it.
+func (s *Stream) readBody(length int) ([]byte, error) {
 	body := s.body[:0]
 	for len(body) < length {
 		if len(body) == cap(body) {
-			body = slices.Grow(body, min(length-len(body), max(7*cap(body), 64<<10)))
+			grown := make([]byte, len(body), len(body)+min(length-len(body), max(7*cap(body), 64<<10)))
+			copy(grown, body)
+			body = grown
 		}
 		n, err := s.in.Read(body[len(body):min(cap(body), length)])
 		body = body[:len(body)+n]
@@ -225,7 +264,12 @@ func (s *frameStream) readBody(length int) ([]byte, error) {
 			return nil, err
 		}
 	}
-	s.body = body
+	if cap(body) > keepFrame {
+		s.body = nil // Inv: not kept; it goes once handled
+		s.freeOS = s.freeOS || cap(body) >= freeFrame
+	} else {
+		s.body = body
+	}
 	return body, nil
 }
 
