@@ -5,6 +5,9 @@
 # when it is missing.
 #
 #   bash bench/search.sh [DIR]        RUNS=15 by default
+#   ONLY=glob bash bench/search.sh    only the pairs whose name matches ONLY
+#   BEFORE=path/to/searchtool ...     also time that build (main's, say) in
+#                                     the same alternation, as "before"
 #
 # Each pair is run alternately (ours, rg, ours, rg, …) so that a busy
 # machine slows both alike; the table gives the median wall time and the
@@ -40,6 +43,7 @@ json() { python3 -c 'import json, sys; print(json.dumps({"pattern": sys.argv[1]}
 pair() {
 	local name=$1 tool=$2 pattern=$3
 	shift 3
+	[[ $name =~ ${ONLY:-.} ]] || return 0
 	local ours theirs
 	ours=$(cmd "ours-${name// /-}" "$tmp/searchtool" -q -dir "$dir" "$tool" "$(json "$pattern")")
 	theirs=$(cmd "rg-${name// /-}" rg --no-config "$@")
@@ -50,26 +54,36 @@ pair() {
 		echo "   agentls: $(bash "$ours")"
 		echo "   rg:      $(bash "$theirs" | wc -l) files"
 	fi
-	measure "$name" "$ours" "$theirs"
+	if [ -n "${BEFORE:-}" ]; then
+		measure "$name" "$ours" "$theirs" "$(cmd "before-${name// /-}" "$BEFORE" -q -dir "$dir" "$tool" "$(json "$pattern")")"
+	else
+		measure "$name" "$ours" "$theirs"
+	fi
 }
 
-# measure NAME OURS THEIRS: alternate runs, then medians.
+# measure NAME OURS THEIRS [BEFORE]: alternate runs, then medians. Each
+# command is run directly (not through a shell); its wall time and its CPU
+# time (user + system, from wait4, to the microsecond) are taken.
 measure() {
-	local name=$1 ours=$2 theirs=$3 i
-	: >"$tmp/t-ours" && : >"$tmp/t-theirs"
-	for i in $(seq "$runs"); do
-		/usr/bin/time -f "%e %U %S" -a -o "$tmp/t-ours" bash "$ours" >/dev/null || true
-		/usr/bin/time -f "%e %U %S" -a -o "$tmp/t-theirs" bash "$theirs" >/dev/null || true
-	done
-	median() { # median FILE AWK-EXPR
-		grep -E '^[0-9.]+ [0-9.]+ [0-9.]+$' "$1" | awk "{print $2}" | sort -g |
-			awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-	}
-	local ow tw oc tc
-	ow=$(median "$tmp/t-ours" '$1') tw=$(median "$tmp/t-theirs" '$1')
-	oc=$(median "$tmp/t-ours" '$2 + $3') tc=$(median "$tmp/t-theirs" '$2 + $3')
-	awk -v n="$name" -v ow="$ow" -v tw="$tw" -v oc="$oc" -v tc="$tc" 'BEGIN {
-		printf "   %-14s wall %5.0f ms vs %5.0f ms: %4.2f×   cpu %5.0f ms vs %5.0f ms: %4.2f×\n", n, ow * 1000, tw * 1000, ow / tw, oc * 1000, tc * 1000, oc / tc }'
+	python3 - "$runs" "$@" <<'PY'
+import os, shlex, statistics, subprocess, sys, time
+runs, name, cmds = int(sys.argv[1]), sys.argv[2], [shlex.split(open(f).read()) for f in sys.argv[3:]]
+wall, cpu = [[] for _ in cmds], [[] for _ in cmds]
+for _ in range(runs):
+    for i, argv in enumerate(cmds):
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
+        wall[i].append(time.perf_counter() - t0)
+        cpu[i].append(ru.ru_utime + ru.ru_stime)
+def line(n, i):
+    ow, tw = statistics.median(wall[i]) * 1000, statistics.median(wall[1]) * 1000
+    oc, tc = statistics.median(cpu[i]) * 1000, statistics.median(cpu[1]) * 1000
+    print(f"   {n:<15} wall {ow:6.1f} ms vs {tw:6.1f} ms: {ow / tw:4.2f}×   cpu {oc:6.1f} ms vs {tc:6.1f} ms: {oc / tc:4.2f}×")
+line(name, 0)
+if len(cmds) > 2:
+    line("  (before)", 2)
+PY
 }
 
 echo "== answers, then medians of $runs alternate runs (agentls vs rg)"

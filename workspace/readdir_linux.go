@@ -16,21 +16,68 @@ import (
 // direntBufs holds the buffers folders are read into.
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-func readDirStat(path string, stat func(name string) bool) ([]fs.DirEntry, error) {
+// A dirList is one folder ReadDirStat listed: its open descriptor, until
+// done.
+type dirList struct {
+	path string
+	mu   sync.Mutex
+	fd   int // -1 once done
+}
+
+// A dirEntry is an entry ReadDirStat lists. Its info is read at most once,
+// at the first Info, or while listing when the folder did not give its
+// type.
+type dirEntry struct {
+	name   string
+	typ    fs.FileMode
+	list   *dirList
+	stated bool // info is set; guarded by list.mu
+	info   fileInfo
+}
+
+func (e *dirEntry) Name() string      { return e.name }
+func (e *dirEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e *dirEntry) Type() fs.FileMode { return e.typ }
+func (e *dirEntry) String() string    { return fs.FormatDirEntry(e) }
+
+func (e *dirEntry) Info() (fs.FileInfo, error) {
+	l := e.list
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e.stated {
+		return &e.info, nil
+	}
+	if l.fd < 0 {
+		return os.Lstat(filepath.Join(l.path, e.name))
+	}
+	var st unix.Stat_t
+	if err := fstatat(l.fd, e.name, &st); err != nil {
+		return nil, &fs.PathError{Op: "lstat", Path: filepath.Join(l.path, e.name), Err: err}
+	}
+	e.info, e.stated = statInfo(e.name, &st), true
+	return &e.info, nil
+}
+
+// rawEntry is an entry being listed: its name's bounds in the folder's
+// names, and its type. It holds no pointer, so that sorting moves little.
+type rawEntry struct {
+	start, end uint32
+	typ        fs.FileMode
+}
+
+func readDirStat(path string) ([]fs.DirEntry, func(), error) {
 	fd, err := openDir(path)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer unix.Close(fd)
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
-	// The entries in one slice and their names in one string: two
-	// allocations for a folder, not two for each entry.
+	// The names in one string: a few allocations for a folder, not one for
+	// each entry.
 	var (
-		entries []dirEntry
-		names   []byte
-		ends    []int
+		names []byte
+		raw   []rawEntry
 	)
 	for {
 		n, err := unix.Getdents(fd, buf)
@@ -38,7 +85,8 @@ func readDirStat(path string, stat func(name string) bool) ([]fs.DirEntry, error
 			continue
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "readdirent", Path: path, Err: err}
+			unix.Close(fd)
+			return nil, nil, &fs.PathError{Op: "readdirent", Path: path, Err: err}
 		}
 		if n <= 0 {
 			break
@@ -57,37 +105,54 @@ func readDirStat(path string, stat func(name string) bool) ([]fs.DirEntry, error
 			typ := d.Type
 			rec = rec[reclen:]
 			if s := string(nameBytes); s != "." && s != ".." { // no allocation: compared only
+				start := len(names)
 				names = append(names, nameBytes...)
-				ends = append(ends, len(names))
-				entries = append(entries, dirEntry{typ: direntType(typ), dir: path})
+				raw = append(raw, rawEntry{uint32(start), uint32(len(names)), direntType(typ)})
 			}
 		}
 	}
-	all, from := string(names), 0
-	for i, end := range ends {
-		entries[i].name, from = all[from:end], end
-	}
-	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
-	out := make([]fs.DirEntry, len(entries))
-	for i := range entries {
+	all := string(names)
+	name := func(r rawEntry) string { return all[r.start:r.end] }
+	slices.SortFunc(raw, func(a, b rawEntry) int { return strings.Compare(name(a), name(b)) })
+	l := &dirList{path: path, fd: fd}
+	entries := make([]dirEntry, len(raw))
+	out := make([]fs.DirEntry, len(raw))
+	for i, r := range raw {
 		e := &entries[i]
+		e.name, e.typ, e.list = name(r), r.typ, l
 		out[i] = e
-		unknown := e.typ == ^fs.FileMode(0)
-		if !unknown && (!e.typ.IsRegular() || stat == nil || !stat(e.name)) {
+		if e.typ != ^fs.FileMode(0) {
 			continue
 		}
+		// DT_UNKNOWN: only a stat tells.
 		var st unix.Stat_t
-		if err := unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if unknown {
-				e.typ = fs.ModeIrregular // gone since; Info will say so
-			}
+		if err := fstatat(fd, e.name, &st); err != nil {
+			e.typ = fs.ModeIrregular // gone since; Info will say so
 			continue
 		}
-		e.info = statInfo(e.name, &st)
+		e.info, e.stated = statInfo(e.name, &st), true
 		e.typ = e.info.mode.Type()
-		e.stated = e.typ.IsRegular() && stat != nil && (!unknown || stat(e.name))
 	}
-	return out, nil
+	return out, l.close, nil
+}
+
+// close is the done of ReadDirStat.
+func (l *dirList) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fd >= 0 {
+		unix.Close(l.fd)
+		l.fd = -1
+	}
+}
+
+func fstatat(fd int, name string, st *unix.Stat_t) error {
+	for {
+		err := unix.Fstatat(fd, name, st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }
 
 func openDir(path string) (int, error) {
@@ -139,5 +204,3 @@ func statInfo(name string, st *unix.Stat_t) fileInfo {
 	}
 	return fileInfo{name: name, size: st.Size, mode: mode, modTime: time.Unix(st.Mtim.Unix())}
 }
-
-func lstat(dir, name string) (fs.FileInfo, error) { return os.Lstat(filepath.Join(dir, name)) }

@@ -5,11 +5,9 @@ package workspace
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
-func readDirStat(path string, stat func(name string) bool) ([]fs.DirEntry, error) {
-	return os.ReadDir(path)
+func readDirStat(path string) ([]fs.DirEntry, func(), error) {
+	entries, err := os.ReadDir(path)
+	return entries, func() {}, err
 }
-
-func lstat(dir, name string) (fs.FileInfo, error) { return os.Lstat(filepath.Join(dir, name)) }

@@ -12,8 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestReadDirStat checks ReadDirStat lists what os.ReadDir lists, with the
-// Info Lstat gives, whether or not a file was chosen to be stat'ed at once.
+// TestReadDirStat checks ReadDirStat lists what os.ReadDir lists, sorted,
+// with the Info Lstat gives, whether an entry's Info is read before done
+// (on the open folder) or after (by its path).
 func TestReadDirStat(t *testing.T) {
 	t.Parallel()
 	w, root := newWorkspace(t)
@@ -42,7 +43,26 @@ func TestReadDirStat(t *testing.T) {
 		if chosen == nil {
 			entries, err = os.ReadDir(root)
 		} else {
-			entries, err = w.ReadDirStat(root, func(name string) bool { return chosen[name] })
+			var done func()
+			entries, done, err = w.ReadDirStat(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			infos := map[string]os.FileInfo{}
+			for _, e := range entries {
+				if chosen[e.Name()] {
+					if infos[e.Name()], err = e.Info(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			done()
+			// Read before done, an Info stays what it was.
+			for _, e := range entries {
+				if info, err := e.Info(); chosen[e.Name()] && (err != nil || info != infos[e.Name()]) {
+					t.Errorf("%s: Info after done %v, %v; before %v", e.Name(), info, err, infos[e.Name()])
+				}
+			}
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +93,7 @@ func TestReadDirStat(t *testing.T) {
 			t.Errorf("chosen %v (-os.ReadDir +ReadDirStat):\n%s", chosen, diff)
 		}
 	}
-	if _, err := w.ReadDirStat(p("missing"), nil); !os.IsNotExist(err) {
+	if _, _, err := w.ReadDirStat(p("missing")); !os.IsNotExist(err) {
 		t.Errorf("missing folder: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -52,20 +53,11 @@ func glob(st *state) agent.Tool {
 		if _, err := st.env.FS.ReadDir(start); err != nil {
 			return agent.Result{Output: fmt.Sprintf("No files match %q in %s.", a.Pattern, where), Display: "Found no files"}, nil
 		}
-		keep := func(rel string) bool {
-			if base != "." {
-				rel = base + "/" + rel
-			}
-			ok, _ := doublestar.Match(pattern, rel)
-			return ok
-		}
-		res, err := walk(ctx, st.env.FS, start, walkOptions{keep: keep, stat: true})
+		res, err := walk(ctx, st.env.FS, start, walkOptions{keep: matcher(pattern, base), stat: true})
 		if err != nil {
 			return agent.Result{}, err
 		}
 		found := res.files
-		// Newest first: what the user is working on. Ties keep path order.
-		slices.SortStableFunc(found, func(a, b walkedFile) int { return b.mod.Compare(a.mod) })
 		var b strings.Builder
 		switch {
 		case len(found) == 0:
@@ -75,8 +67,8 @@ func glob(st *state) agent.Tool {
 		default:
 			fmt.Fprintf(&b, "%s %q in %s, newest first:\n", count(len(found), "file matches", "files match"), a.Pattern, where)
 		}
-		for _, f := range found[:min(len(found), maxGlobResults)] {
-			b.WriteString(st.env.FS.Rel(f.path))
+		for _, i := range newest(found, maxGlobResults) {
+			b.WriteString(st.env.FS.Rel(res.path(&found[i])))
 			b.WriteString("\n")
 		}
 		if len(found) > maxGlobResults {
@@ -91,6 +83,58 @@ func (globTool) Describe(args json.RawMessage) string {
 	var a globArgs
 	json.Unmarshal(args, &a)
 	return describe("Finding", a.Pattern)
+}
+
+// matcher returns the keep of a walk from the folder base (the fixed part
+// of pattern, as doublestar.SplitPattern gives it): whether the file at rel
+// below it matches pattern. It is doublestar.Match, without its work for
+// the common shapes: every file (nil), or every file whose name ends so.
+func matcher(pattern, base string) func(rel string) bool {
+	rest := pattern
+	switch {
+	case base == ".":
+	case strings.HasPrefix(pattern, base+"/") && !strings.ContainsRune(base, '\\'):
+		rest = pattern[len(base)+1:]
+	default:
+		// The fixed part has escapes (which SplitPattern may have
+		// taken out): match the whole path.
+		return func(rel string) bool {
+			ok, _ := doublestar.Match(pattern, base+"/"+rel)
+			return ok
+		}
+	}
+	switch {
+	case rest == "**" || rest == "**/*":
+		return nil
+	case strings.HasPrefix(rest, "**/*") && plainSuffix(rest[len("**/*"):]):
+		suffix := rest[len("**/*"):]
+		return func(rel string) bool { return strings.HasSuffix(rel, suffix) }
+	}
+	return func(rel string) bool {
+		ok, _ := doublestar.Match(rest, rel)
+		return ok
+	}
+}
+
+// plainSuffix reports whether a name ends with s exactly when
+// doublestar.Match("*"+s, name): s has no special character, no '/', and
+// is valid UTF-8 without U+FFFD (doublestar matches U+FFFD and invalid
+// bytes alike).
+func plainSuffix(s string) bool {
+	return !strings.ContainsAny(s, "*?[]{}\\/") && utf8.ValidString(s) && !strings.ContainsRune(s, utf8.RuneError)
+}
+
+// newest returns the indices of the n newest files, newest first: what the
+// user is working on. Ties keep path order.
+func newest(files []walkedFile, n int) []int32 {
+	order := make([]int32, len(files))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		return cmp.Or(cmp.Compare(files[j].mod, files[i].mod), cmp.Compare(i, j))
+	})
+	return order[:min(n, len(order))]
 }
 
 // relativePattern checks a glob pattern and makes it relative to dir: an

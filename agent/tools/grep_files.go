@@ -108,18 +108,19 @@ func (g *grepper) work(next <-chan int) {
 // file searches one file and returns its hit, nil when it has no match.
 // With show clear only its matches are counted.
 func (g *grepper) file(f *walkedFile, bfs bufferedFS, buf, fold []byte, show bool) ([]byte, []byte, *grepHit) {
-	if g.secret(f) {
+	path := g.walk.path(f)
+	if g.st.secretHops("grep_search", g.walk.hops(f, path)) {
 		g.skip(&g.skips.secret)
 		return buf, fold, nil
 	}
 	var size int64
 	var err error
 	if bfs != nil {
-		buf, size, err = bfs.AppendFile(g.st.env.FS, buf, f.path, maxGrepFileSize)
+		buf, size, err = bfs.AppendFile(g.st.env.FS, buf, path, maxGrepFileSize)
 	}
 	if bfs == nil || errors.Is(err, errors.ErrUnsupported) {
 		var text string
-		text, err = g.st.env.FS.ReadFile(f.path)
+		text, err = g.st.env.FS.ReadFile(path)
 		size = int64(len(text))
 		if size <= maxGrepFileSize {
 			buf = append(buf, text...)
@@ -142,7 +143,7 @@ func (g *grepper) file(f *walkedFile, bfs bufferedFS, buf, fold []byte, show boo
 	var h *grepHit
 	fold = g.m.scan(buf, fold, show, func(l found) bool {
 		if h == nil {
-			h = &grepHit{name: g.st.env.FS.Rel(f.path)}
+			h = &grepHit{name: g.st.env.FS.Rel(path)}
 		}
 		h.matches++
 		if show && len(h.lines) < maxMatchesPerFile {
@@ -155,12 +156,6 @@ func (g *grepper) file(f *walkedFile, bfs bufferedFS, buf, fold []byte, show boo
 		return true
 	})
 	return buf, fold, h
-}
-
-// secret reports whether f, or a path it leads through, looks like a file
-// of secrets that no policy rule lets grep_search read.
-func (g *grepper) secret(f *walkedFile) bool {
-	return g.st.secretHops("grep_search", g.walk.hops(f))
 }
 
 func (g *grepper) skip(n *int) {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/agentls/agentls/agent"
 )
@@ -21,22 +20,20 @@ const walkers = 8
 
 // A walkedFile is a file a walk found.
 type walkedFile struct {
-	path string // absolute, as the workspace names it (links kept)
-	rel  string // slash-separated, relative to the walk's start
+	rel string // slash-separated, relative to the walk's start
 	// links are the paths that opening a symbolic link passes through
 	// (agent.FS Links), the real file last; nil for a file that is no
 	// link. Secrets are judged on them too: a link with an innocent name
 	// may lead to a .env.
 	links []string
-	size  int64     // only with walkOptions.stat
-	mod   time.Time // only with walkOptions.stat
+	mod   int64 // modification time in Unix nanoseconds; only with walkOptions.stat
 }
 
 // walkOptions say what a walk keeps.
 type walkOptions struct {
 	// keep reports whether to return the file at rel; nil keeps every file.
 	keep func(rel string) bool
-	// stat fills in the size and modification time of the files kept.
+	// stat fills in the modification time of the files kept.
 	stat bool
 }
 
@@ -54,16 +51,21 @@ type walkResult struct {
 	start, real string
 }
 
-// hops are the paths that opening f passes through (agent.FS Links): its
-// own, and the real one when it differs.
-func (r *walkResult) hops(f *walkedFile) []string {
+// path is f's path as the workspace names it (links kept).
+func (r *walkResult) path(f *walkedFile) string {
+	return joinPath(r.start, filepath.FromSlash(f.rel))
+}
+
+// hops are the paths that opening f, at path, passes through (agent.FS
+// Links): its own, and the real one when it differs.
+func (r *walkResult) hops(f *walkedFile, path string) []string {
 	switch {
 	case f.links != nil:
 		return f.links
 	case r.real == r.start:
-		return []string{f.path}
+		return []string{path}
 	}
-	return []string{f.path, joinPath(r.real, filepath.FromSlash(f.rel))}
+	return []string{path, joinPath(r.real, filepath.FromSlash(f.rel))}
 }
 
 // walk lists every file below the folder start, which must be resolved. It
@@ -74,12 +76,24 @@ func (r *walkResult) hops(f *walkedFile) []string {
 // the end of ctx makes it fail.
 func walk(ctx context.Context, fsys agent.FS, start string, opt walkOptions) (walkResult, error) {
 	ig, parts := ignoreAbove(fsys, start)
-	w := &walker{ctx: ctx, fs: fsys, opt: opt, sem: make(chan struct{}, walkers), start: start}
+	w := &walker{ctx: ctx, fs: fsys, opt: opt, start: start}
 	w.fast, _ = fsys.(statLister)
+	w.cond.L = &w.mu
 	root := &walkDir{}
-	w.wg.Add(1)
-	go w.dir(root, start, parts, ig)
-	w.wg.Wait()
+	w.jobs = []walkJob{{d: root, path: start, parts: parts, ig: ig}}
+	w.pending = 1
+	stop := context.AfterFunc(ctx, func() {
+		w.mu.Lock()
+		w.stopped = true
+		w.mu.Unlock()
+		w.cond.Broadcast()
+	})
+	var wg sync.WaitGroup
+	for range walkers {
+		wg.Go(w.work)
+	}
+	wg.Wait()
+	stop()
 	if err := ctx.Err(); err != nil {
 		return walkResult{}, err
 	}
@@ -113,53 +127,99 @@ func (d *walkDir) flatten(out *[]walkedFile) {
 	}
 }
 
-// A statLister lists a folder and the metadata of the files a walk keeps
-// at once, at less cost than ReadDir and an Info per file.
+// A statLister lists a folder, sorted by name, and gives the Info of its
+// entries at less cost than ReadDir and an Lstat of each.
 // workspace.Folder implements it.
 type statLister interface {
 	// ReadDirStat lists the resolved directory path as view's ReadDir
-	// does, each regular file that stat chooses by name with its Info
-	// filled in. view is the agent.FS the caller reads through; one that is
-	// not the receiver gets an error wrapping errors.ErrUnsupported (see
-	// bufferedFS).
-	ReadDirStat(view any, path string, stat func(name string) bool) ([]fs.DirEntry, error)
+	// does, sorted by name; until done, an entry's Info is cheap. view is
+	// the agent.FS the caller reads through; one that is not the receiver
+	// gets an error wrapping errors.ErrUnsupported (see bufferedFS).
+	ReadDirStat(view any, path string) (entries []fs.DirEntry, done func(), err error)
 }
 
+// A walkJob is a folder to read into d: its path, its path relative to the
+// walk's start, its elements from the workspace folder's top (for the
+// ignore rules), and the ignore rules above it.
+type walkJob struct {
+	d         *walkDir
+	path, rel string
+	parts     []string
+	ig        ignorer
+}
+
+// A walker reads folders with a fixed set of goroutines, each taking the
+// next folder to read from a stack that the folders read push their
+// subfolders on.
 type walker struct {
 	ctx   context.Context
 	fs    agent.FS
 	fast  statLister // nil: fs.ReadDir
 	opt   walkOptions
 	start string
-	sem   chan struct{} // bounds the folders read at once
-	wg    sync.WaitGroup
+
+	mu      sync.Mutex
+	cond    sync.Cond // signalled when jobs grow, pending ends or stopped
+	jobs    []walkJob // folders to read, the next last
+	pending int       // folders pushed and not yet read
+	stopped bool      // ctx ended
 
 	ignored, links, kept atomic.Int64
 }
 
-// dir reads the folder at path (elements parts from the workspace folder's
-// top) into d, and walks its subfolders in goroutines of their own.
-func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
-	defer w.wg.Done()
-	select {
-	case w.sem <- struct{}{}:
-	case <-w.ctx.Done():
-		return
-	}
-	entries, kept, err := w.readDir(path)
-	if err == nil {
-		if !slices.IsSortedFunc(entries, byName) {
-			slices.SortFunc(entries, byName)
+// work reads folders until none are left, or the walk is stopped.
+func (w *walker) work() {
+	var subs []walkJob
+	w.mu.Lock()
+	for {
+		for len(w.jobs) == 0 && w.pending > 0 && !w.stopped {
+			w.cond.Wait()
 		}
-		ig = ig.with(w.fs, path, parts, entries)
+		if w.pending == 0 || w.stopped {
+			w.mu.Unlock()
+			return
+		}
+		job := w.jobs[len(w.jobs)-1]
+		w.jobs = w.jobs[:len(w.jobs)-1]
+		w.mu.Unlock()
+
+		subs = w.dir(job, subs[:0])
+
+		w.mu.Lock()
+		// Pushed last first: the next folder read is the first by name,
+		// so that reading goes depth first, as the files are laid out.
+		for i := len(subs) - 1; i >= 0; i-- {
+			w.jobs = append(w.jobs, subs[i])
+		}
+		clear(subs) // no job kept alive from here
+		w.pending += len(subs) - 1
+		switch {
+		case w.pending == 0:
+			w.cond.Broadcast()
+		case len(subs) > 1:
+			w.cond.Broadcast()
+		case len(subs) == 1:
+			w.cond.Signal()
+		}
 	}
-	<-w.sem
-	if err != nil || w.ctx.Err() != nil {
-		return
+}
+
+// dir reads the folder of job into job.d and appends its subfolders to
+// subs.
+func (w *walker) dir(job walkJob, subs []walkJob) []walkJob {
+	if w.ctx.Err() != nil {
+		return subs
 	}
+	entries, done, err := w.readDir(job.path)
+	if err != nil {
+		return subs
+	}
+	defer done()
+	ig := job.ig.with(w.fs, job.path, job.parts, entries)
 	// scratch holds the elements of each entry in turn, for the ignore
 	// rules; a folder walked gets a copy of its own.
-	scratch := append(parts[:len(parts):len(parts)], "")
+	scratch := append(job.parts[:len(job.parts):len(job.parts)], "")
+	d := job.d
 	d.items = make([]walkItem, 0, len(entries))
 	for _, e := range entries {
 		name := e.Name()
@@ -169,71 +229,51 @@ func (w *walker) dir(d *walkDir, path string, parts []string, ig ignorer) {
 			w.ignored.Add(1)
 			continue
 		}
-		child := joinPath(path, name)
 		switch {
 		case typ.IsDir():
 			sub := &walkDir{}
 			d.items = append(d.items, walkItem{sub: sub})
-			w.wg.Add(1)
-			go w.dir(sub, child, slices.Clone(scratch), ig)
+			subs = append(subs, walkJob{d: sub, path: joinPath(job.path, name), rel: relJoin(job.rel, name), parts: slices.Clone(scratch), ig: ig})
 		case typ.IsRegular():
-			if kept != nil && !kept[name] {
-				continue // the lister asked keep already
-			}
-			if f, ok := w.file(child, e, nil, kept != nil); ok {
+			if f, ok := w.file(relJoin(job.rel, name), e, nil); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		case typ&fs.ModeSymlink != 0:
-			links, ok := w.link(child)
+			links, ok := w.link(joinPath(job.path, name))
 			if !ok {
 				w.links.Add(1)
 				continue
 			}
-			if f, ok := w.file(child, e, links, false); ok {
+			if f, ok := w.file(relJoin(job.rel, name), e, links); ok {
 				d.items = append(d.items, walkItem{file: f})
 			}
 		}
 		// Devices, pipes and sockets are never read: a pipe would block.
 	}
+	return subs
 }
 
-// readDir lists the folder at path, with the Info of the files kept when
-// the walk wants it and the FS can give it at once. kept, when not nil,
-// holds the names of the regular files keep chose on the way: the others
-// need not be asked again.
-func (w *walker) readDir(path string) (entries []fs.DirEntry, kept map[string]bool, err error) {
+// readDir lists the folder at path, sorted by name; done ends the cheap
+// Infos of the entries.
+func (w *walker) readDir(path string) (entries []fs.DirEntry, done func(), err error) {
 	if w.fast != nil {
-		var stat func(string) bool
-		if w.opt.stat {
-			rel := relPath(w.start, path)
-			if w.opt.keep != nil {
-				kept = make(map[string]bool)
-			}
-			stat = func(name string) bool {
-				if kept == nil {
-					return true
-				}
-				ok := w.opt.keep(relJoin(rel, name))
-				if ok {
-					kept[name] = true
-				}
-				return ok
-			}
-		}
-		entries, err := w.fast.ReadDirStat(w.fs, path, stat)
+		entries, done, err := w.fast.ReadDirStat(w.fs, path)
 		if !errors.Is(err, errors.ErrUnsupported) {
-			return entries, kept, err
+			return entries, done, err
 		}
 	}
 	entries, err = w.fs.ReadDir(path)
-	return entries, nil, err
+	if err == nil && !slices.IsSortedFunc(entries, byName) {
+		slices.SortFunc(entries, byName)
+	}
+	return entries, func() {}, err
 }
 
-// file makes the walkedFile of the entry e at path, if it is kept (known:
-// keep chose it already); links are those of a symbolic link.
-func (w *walker) file(path string, e fs.DirEntry, links []string, known bool) (walkedFile, bool) {
-	f := walkedFile{path: path, rel: relPath(w.start, path), links: links}
-	if !known && w.opt.keep != nil && !w.opt.keep(f.rel) {
+// file makes the walkedFile of the entry e at rel, if it is kept; links
+// are those of a symbolic link.
+func (w *walker) file(rel string, e fs.DirEntry, links []string) (walkedFile, bool) {
+	f := walkedFile{rel: rel, links: links}
+	if w.opt.keep != nil && !w.opt.keep(rel) {
 		return f, false
 	}
 	if w.opt.stat {
@@ -245,7 +285,7 @@ func (w *walker) file(path string, e fs.DirEntry, links []string, known bool) (w
 			info, err = e.Info()
 		}
 		if err == nil { // else a file gone since, or staged and not on disk yet
-			f.size, f.mod = info.Size(), info.ModTime()
+			f.mod = info.ModTime().UnixNano()
 		}
 	}
 	w.kept.Add(1)
@@ -284,12 +324,6 @@ func relJoin(rel, name string) string {
 		return name
 	}
 	return rel + "/" + name
-}
-
-// relPath is path relative to the folder start it lies in, slash-separated.
-func relPath(start, path string) string {
-	rel := strings.TrimPrefix(path[len(start):], string(filepath.Separator))
-	return filepath.ToSlash(rel)
 }
 
 func byName(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) }
