@@ -1,13 +1,17 @@
 package tools_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -235,4 +239,48 @@ func plural(n int, what string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// cancelFS cancels a context at its n-th ReadDir, as a run cancelled while
+// a walk reads folders.
+type cancelFS struct {
+	*memFS
+	n      atomic.Int32
+	cancel context.CancelFunc
+}
+
+func (c *cancelFS) ReadDir(p string) ([]fs.DirEntry, error) {
+	if c.n.Add(-1) == 0 {
+		c.cancel()
+	}
+	return c.memFS.ReadDir(p)
+}
+
+// TestSearchCancelled checks that a walk ends, with the context's error,
+// when the run is cancelled before or while it reads folders.
+func TestSearchCancelled(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("/ws/d%02d/e%d/f.go", i, i%3)] = "package f // needle\n"
+	}
+	for _, after := range []int32{1, 2, 5, 30} {
+		for _, tool := range []string{"glob", "grep_search"} {
+			ctx, cancel := context.WithCancel(t.Context())
+			fsys := &cancelFS{memFS: newMemFS(files), cancel: cancel}
+			fsys.n.Store(after)
+			var args json.RawMessage = []byte(`{"pattern": "**/*.go"}`)
+			if tool == "grep_search" {
+				args = []byte(`{"pattern": "needle"}`)
+			}
+			for _, tl := range tools.Builtin(tools.Env{FS: fsys}) {
+				if tl.Declaration().Name == tool {
+					if _, err := tl.Run(ctx, &agent.Call{Name: tool, Args: args}); !errors.Is(err, context.Canceled) {
+						t.Errorf("%s cancelled at ReadDir %d: %v, want context.Canceled", tool, after, err)
+					}
+				}
+			}
+			cancel()
+		}
+	}
 }
