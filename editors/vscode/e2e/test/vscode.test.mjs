@@ -266,6 +266,9 @@ scenario(
     const run = await h.endedRun('rename A and C in preview.go');
     assert.match(Harness.toolResults(run, 'replace')[0], /accepted the change to preview\.go with modifications/);
     await waitFor('preview.go saved', () => h.file('preview.go') === go('func Alpha() {}\n\nfunc B() {}\n\nfunc C() {}\n'));
+
+    // The scenarios after this one review in the diff editor, the default.
+    await h.chooseSetting('agentls.reviewMode', 'Review Mode', 'diffEditor');
   },
 );
 
