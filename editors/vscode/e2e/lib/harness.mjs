@@ -23,6 +23,12 @@ import { Workbench } from './workbench.mjs';
 
 export { waitFor };
 
+/** settingDefault is the default the extension's package.json gives key. */
+function settingDefault(key) {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return manifest.contributes.configuration.properties[key]?.default;
+}
+
 const chromiumFlags = [
   '--no-sandbox',
   '--disable-gpu',
@@ -157,11 +163,15 @@ export class Harness extends Workbench {
     await this.command('Preferences: Open User Settings');
     const editor = this.page.locator('.settings-editor');
     await editor.waitFor();
+    // The search box keeps the last search: replace it.
+    await this.page.keyboard.press('ControlOrMeta+A');
     await this.page.keyboard.type(key);
     const item = editor.locator('.setting-item-contents', { hasText: title }).first();
     await item.locator('select').selectOption(value);
     const file = path.join(this.userData, 'User', 'settings.json');
-    await waitFor(`${key} in the User settings`, () => JSON.parse(fs.readFileSync(file, 'utf8'))[key] === value, 10_000);
+    // VS Code writes a setting set back to its default by removing it.
+    const written = () => JSON.parse(fs.readFileSync(file, 'utf8'))[key] ?? settingDefault(key);
+    await waitFor(`${key} in the User settings`, () => written() === value, 10_000);
     await this.page.keyboard.press('Escape');
     await editor.waitFor({ state: 'hidden' });
   }

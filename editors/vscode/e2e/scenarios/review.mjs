@@ -142,7 +142,7 @@ const cancel = scenario(
 /** The scenarios of review mode diffEditor, the default. */
 export const diffEditor = [accept, reject, conflict, hunks, cancel];
 
-/** refactorPreview sets agentls.reviewMode to refactorPreview, for good. */
+/** refactorPreview reviews in VS Code's Refactor Preview, then sets the review mode back to the diff editor. */
 export const refactorPreview = scenario(
   'refactor preview: one item per hunk',
   {
@@ -170,5 +170,8 @@ export const refactorPreview = scenario(
     const run = await h.endedRun('rename A and C in preview.go');
     assert.match(Harness.toolResults(run, 'replace')[0], /accepted the change to preview\.go with modifications/);
     await waitFor('preview.go saved', () => h.file('preview.go') === go('func Alpha() {}\n\nfunc B() {}\n\nfunc C() {}\n'));
+
+    // The scenarios after this one review in the diff editor, the default.
+    await h.chooseSetting('agentls.reviewMode', 'Review Mode', 'diffEditor');
   },
 );
