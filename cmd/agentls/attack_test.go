@@ -19,15 +19,15 @@ import (
 // shell and a real trace file. Each row checks that the action did not
 // happen, and that the model was told which rule refused it.
 type attack struct {
-	name   string
-	files  map[string]string // workspace files
-	links  map[string]string // symlink → target, in the workspace
-	env    map[string]string // besides the model's
-	args   []string          // besides run --workspace --trace
-	stdin  string
-	calls  []geminitest.Chunk // one turn each, then complete_task
-	told   string             // in what the model was told of its first call
-	out    string             // agentls says this on stdout
+	name  string
+	files map[string]string // workspace files
+	links map[string]string // symlink → target, in the workspace
+	env   map[string]string // besides the model's
+	args  []string          // besides run --workspace --trace
+	stdin string
+	calls []geminitest.Chunk // one turn each, then complete_task
+	told  string             // in what the model was told of its first call
+	out   string             // agentls says this on stdout
 
 	unchanged []string            // workspace files that keep their content
 	changed   map[string]string   // workspace files and their new content
