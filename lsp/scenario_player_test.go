@@ -44,6 +44,8 @@ import (
 //	                               lines numbered from 1; none clears the list
 //	tick <duration>                with "clock": "fake", end the server's waits
 //	                               of that duration (once one has begun)
+//	link <path> <target>           make path a symlink to target, replacing
+//	                               what it was (a repository's link repointed)
 //	revert                         once the run has ended (its progress too),
 //	                               agentls.revert of it; the answer goes
 //	                               to the transcript's end
@@ -282,6 +284,11 @@ func (p *player) step(ctx context.Context, s step) error {
 		return p.answerNext(ctx, s)
 	case "revert":
 		return p.revert(ctx)
+	case "link":
+		if len(w) != 3 {
+			return fmt.Errorf("want: link <path> <target>")
+		}
+		return p.r.link(w[1], w[2])
 	}
 	return fmt.Errorf("unknown step %q", w[0])
 }
