@@ -270,7 +270,10 @@ func (p *player) step(ctx context.Context, s step) error {
 		if len(w) != 2 {
 			return fmt.Errorf("want: sync <file>")
 		}
-		if !p.r.ed.Sync(ctx, p.r.uri(w[1])) {
+		// A send, not a wait: it happens even when the run has ended
+		// meanwhile (the late didChange of an editor like eglot comes after
+		// the server stopped waiting for it).
+		if !p.r.ed.Sync(context.WithoutCancel(ctx), p.r.uri(w[1])) {
 			return fmt.Errorf("no late edit of %s to sync", w[1])
 		}
 		return nil
