@@ -77,7 +77,7 @@ const conflict = scenario(
     await h.clickNotification(/agentls: stale\.go/, 'Accept');
     const run = await h.endedRun('rename Hello to Greet in stale.go');
     const told = Harness.toolResults(run, 'replace')[0];
-    assert.match(told, /conflict: stale\.go changed since you read it; read it again/);
+    assert.match(told, /conflict: stale\.go changed while the proposal was open; read it again/);
     assert.doesNotMatch(told, /rejected/);
   },
 );
