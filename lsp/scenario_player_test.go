@@ -44,6 +44,8 @@ import (
 //	                               lines numbered from 1; none clears the list
 //	tick <duration>                with "clock": "fake", end the server's waits
 //	                               of that duration (once one has begun)
+//	link <path> <target>           make path a symlink to target, replacing
+//	                               what it was (a repository's link repointed)
 //	revert                         once the run has ended (its progress too),
 //	                               agentls.revert of it; the answer goes
 //	                               to the transcript's end
@@ -268,7 +270,10 @@ func (p *player) step(ctx context.Context, s step) error {
 		if len(w) != 2 {
 			return fmt.Errorf("want: sync <file>")
 		}
-		if !p.r.ed.Sync(ctx, p.r.uri(w[1])) {
+		// A send, not a wait: it happens even when the run has ended
+		// meanwhile (the late didChange of an editor like eglot comes after
+		// the server stopped waiting for it).
+		if !p.r.ed.Sync(context.WithoutCancel(ctx), p.r.uri(w[1])) {
 			return fmt.Errorf("no late edit of %s to sync", w[1])
 		}
 		return nil
@@ -282,6 +287,11 @@ func (p *player) step(ctx context.Context, s step) error {
 		return p.answerNext(ctx, s)
 	case "revert":
 		return p.revert(ctx)
+	case "link":
+		if len(w) != 3 {
+			return fmt.Errorf("want: link <path> <target>")
+		}
+		return p.r.link(w[1], w[2])
 	}
 	return fmt.Errorf("unknown step %q", w[0])
 }

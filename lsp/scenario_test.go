@@ -3,10 +3,13 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +42,8 @@ var update = flag.Bool("update", false, "rewrite the want/events sections of sce
 //	-- want/events -- the transcript of what the server sent (see transcript)
 //	-- <path> --      any other section is a workspace file
 //
+// Flags may add symlinks (links), and the editor section may repoint one
+// (link), to play a repository's links on a real disk.
 // The server runs over a real jsonrpc2 stream pair, the model is reached
 // through the real genai SDK against geminitest, and the test editor
 // (lsptest) applies edits like an editor. Positions in flags are LSP's:
@@ -55,6 +60,9 @@ func TestScenarios(t *testing.T) {
 			sc := parseScenario(t, file)
 			if sc.flags.Skip != "" {
 				t.Skip(sc.flags.Skip)
+			}
+			if len(sc.flags.Links) > 0 && runtime.GOOS == "windows" {
+				t.Skip("symlinks need privileges on Windows")
 			}
 			sc.run(t)
 		})
@@ -111,6 +119,10 @@ type scenarioFlags struct {
 	// Usage says the model section gives every turn's usage: the usage
 	// line of the progress end is kept, not normalized.
 	Usage bool `json:"usage"`
+	// Links are symlinks made after the files: path → target, as
+	// os.Symlink takes it (relative to the link's folder, or absolute
+	// with $WORK for the scenario's folder).
+	Links map[string]string `json:"links"`
 	// Skip skips the scenario, saying why.
 	Skip string `json:"skip"`
 }
@@ -212,6 +224,11 @@ func (sc *scenario) run(t *testing.T) {
 	}
 	for _, f := range append(sc.flags.Folders, sc.flags.AddFolders...) {
 		os.MkdirAll(filepath.Join(r.dir, f), 0o755)
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.flags.Links)) {
+		if err := r.link(name, sc.flags.Links[name]); err != nil {
+			t.Fatalf("flags: links: %v", err)
+		}
 	}
 	r.gem = geminitest.NewServer(t, sc.model...)
 	settle := 300 * time.Millisecond
@@ -336,6 +353,19 @@ func (sc *scenario) run(t *testing.T) {
 	got := r.transcript(header)
 	r.compareEvents(got)
 	r.compareFiles()
+}
+
+// link makes name a symlink to target ($WORK: the scenario's folder),
+// replacing what name was.
+func (r *scenarioRun) link(name, target string) error {
+	p := filepath.Join(r.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.Symlink(strings.ReplaceAll(filepath.FromSlash(target), "$WORK", r.dir), p)
 }
 
 // runEnded waits, like waitEnd, for the run's last word, or for ctx's end.

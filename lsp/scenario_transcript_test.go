@@ -234,6 +234,7 @@ func renderApplyEdit(b *strings.Builder, m lsptest.Message) {
 // event is the part of an agentls/event the transcript shows.
 type event struct {
 	Type string `json:"type"`
+	Text string `json:"text"` // a warning's
 	Call *struct {
 		Name    string `json:"name"`
 		Display string `json:"display"`
@@ -280,6 +281,8 @@ func renderEvent(b *strings.Builder, m lsptest.Message) {
 	switch e.Type {
 	case "run_start":
 		b.WriteString("event run_start\n")
+	case "warning":
+		fmt.Fprintf(b, "event warning %q\n", e.Text)
 	case "tool_call":
 		fmt.Fprintf(b, "event tool_call %s %q\n", e.Call.Name, e.Call.Display)
 	case "edit_proposed":

@@ -175,8 +175,10 @@ func New(cfg Config) *Server {
 	}
 	s.host = &runner.Host{UserConfigDir: cfg.UserConfigDir, TraceDir: cfg.TraceDir, Version: cfg.Version,
 		NewModel: cfg.NewModel, Secrets: cfg.Secrets, Environ: cfg.Environ, Now: s.now, Warn: func(msg string) { s.log.Warn(msg) },
-		Sessions: session.NewStore(cfg.SessionDir, s.now),
-		MCP:      mcp.New(mcp.Config{Environ: cfg.Environ, Secrets: cfg.Secrets, Version: cfg.Version})}
+		// A run's warning events are logged as they are reported (report.go).
+		ShowsWarnings: true,
+		Sessions:      session.NewStore(cfg.SessionDir, s.now),
+		MCP:           mcp.New(mcp.Config{Environ: cfg.Environ, Secrets: cfg.Secrets, Version: cfg.Version})}
 	s.config.file.path = contract.UserSettingsFile(cfg.UserConfigDir)
 	s.inflight = transport.NewInflight(0)
 	s.runs.init()

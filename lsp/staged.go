@@ -3,6 +3,7 @@ package lsp
 import (
 	"github.com/agentls/agentls/contract"
 
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -25,7 +26,7 @@ type stage struct {
 	ws *workspace.Workspace
 
 	mu    sync.Mutex
-	files map[string]*stagedFile // by resolved path
+	files map[string]*stagedFile // by the file a change writes (change.file)
 }
 
 // A stagedFile is one file's staged change.
@@ -49,10 +50,13 @@ func (st *stage) Propose(ctx context.Context, ch agent.Change) (agent.Decision, 
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	f := st.files[ch.Path]
+	// Two names of one file (a symlink and the file) stage one change;
+	// the run reads it by the file's (tools read where a link leads).
+	key := cmp.Or(ch.Target, ch.Path)
+	f := st.files[key]
 	if f == nil {
 		f = &stagedFile{path: ch.Path, name: ch.Name, target: ch.Target, base: ch.Old, create: ch.Create}
-		st.files[ch.Path] = f
+		st.files[key] = f
 	} else if ch.Old != f.text || ch.Target != f.target {
 		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
 	}
@@ -78,9 +82,9 @@ func (st *stage) created(dir string) []string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	var names []string
-	for p, f := range st.files {
-		if f.create && filepath.Dir(p) == dir {
-			names = append(names, filepath.Base(p))
+	for _, f := range st.files {
+		if f.create && filepath.Dir(f.path) == dir {
+			names = append(names, filepath.Base(f.path))
 		}
 	}
 	return names
@@ -155,7 +159,7 @@ func (st *stage) proposeAll(ctx context.Context, r *liveRun, result string) *con
 		rep.Files[i].Outcome, rep.Files[i].Message, rep.Files[i].RejectedHunks = d.Outcome, d.Message, d.RejectedHunks
 		if r.run != nil {
 			c := cs[i]
-			r.run.Record(agent.Change{Path: c.path, Name: c.name, Old: c.base, New: c.mine, Create: c.create}, d)
+			r.run.Record(agent.Change{Path: c.path, Name: c.name, Target: c.target, Old: c.base, New: c.mine, Create: c.create}, d)
 		}
 	}
 	rep.Outcome, rep.Message = overall(ds)

@@ -19,6 +19,10 @@ import (
 // go to spec.Proposer (in memory, or a scratch copy) when the recorded run
 // could change files.
 //
+// The run reports the warnings the recorded run reported as it started,
+// and no others: problems with the workspace as it is now (a context file
+// that fails its checks) go to the host's Warn only.
+//
 // spec names the workspace to replay on; its Settings, Task and RunID are
 // taken from the trace. The returned Replay reports a divergence from the
 // recording; call its SetAbort with the run's cancel to stop at the first.
@@ -53,9 +57,28 @@ func (h *Host) Replay(tr *trace.Trace, spec Spec) (*Run, *trace.Replay) {
 	// recorded results, and no server starts.
 	p := parts{model: rp, policy: rec.Policy, approver: rec.Approver, proposer: spec.Proposer, agents: agents, skills: skills, userDir: hd.UserDir,
 		mcp: offlineMCP(hd), wrap: func(ts []agent.Tool) []agent.Tool { return rp.Tools(ts) }}
-	run := &Run{Task: spec.Task, warn: h.warn, now: h.now}
+	p.context, p.env = h.context(spec, h.warn)
+	run := &Run{Task: spec.Task, warn: h.warn, now: h.now, warnings: startWarnings(tr)}
 	run.Config = h.config(spec, p)
 	run.Config.Agent = def
 	run.Config.ContextWindow, run.Config.CompressAt = rec.ContextWindow, rec.CompressAt
 	return run, rp
+}
+
+// startWarnings are the warnings a recorded run reported as it started:
+// those that follow its run_start (see [Run.Events]).
+func startWarnings(tr *trace.Trace) []string {
+	var out []string
+	started := false
+	for _, ev := range tr.Events {
+		switch {
+		case !started:
+			started = ev.Type == agent.EventRunStart && ev.RunID == tr.Header.RunID
+		case ev.Type == agent.EventWarning && ev.RunID == tr.Header.RunID:
+			out = append(out, ev.Text)
+		default:
+			return out
+		}
+	}
+	return out
 }

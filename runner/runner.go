@@ -69,8 +69,13 @@ type Host struct {
 	Now func() time.Time
 	// Warn reports problems that do not stop a run (a custom agent that
 	// does not parse, an import of a context file that fails); nil: drop
-	// them.
+	// them. Those found while building a run are the run's warning events
+	// too (see [Run.Events]).
 	Warn func(msg string)
+	// ShowsWarnings says the front end shows a run's warning events where
+	// Warn writes (a terminal prints both to its user): the problems a run
+	// reports as warning events are then not given to Warn as well.
+	ShowsWarnings bool
 	// Web is the base configuration of web_fetch's client; the settings
 	// decide whether private addresses are allowed. Tests give a resolver
 	// and their server's certificate.
@@ -152,6 +157,9 @@ type Run struct {
 	sessionID string
 	prompt    string // the task as the session records it
 	model     string
+	// warnings are the problems found while building the run (or, in a
+	// replay, those the recording reported), reported as the run starts.
+	warnings []string
 	// prepare, when set, runs as the run starts: it starts the run's MCP
 	// servers, gives the run their tools, and returns the problems to
 	// report on the run.
@@ -166,6 +174,9 @@ type parts struct {
 	proposer agent.Proposer
 	agents   []agent.Definition
 	skills   []skill.Skill
+	// context and env are the project context and the environment.
+	context []agent.ContextFile
+	env     *agent.Environment
 	// userDir is where save_memory keeps the user's facts.
 	userDir string
 	// mcp are the tools of the run's MCP servers.
@@ -175,8 +186,10 @@ type parts struct {
 }
 
 // Build builds a run. Problems that stop it (no model, a bad setting) are
-// errors; problems that do not (a custom agent that does not parse) go to
-// the host's Warn.
+// errors; problems that do not (a custom agent that does not parse, a skill
+// left out, a context file that fails its checks, a trace that cannot be
+// written) are reported on the run, as warning events after run_start, and
+// go to the host's Warn.
 func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 	if h.NewModel == nil {
 		return nil, errors.New("no model configured")
@@ -190,20 +203,27 @@ func (h *Host) Build(ctx context.Context, spec Spec) (*Run, error) {
 		spec.RunID = trace.NewRunID("main")
 	}
 	run := &Run{Task: spec.Task, warn: h.warn, now: h.now, session: spec.Session, prompt: spec.Task.Prompt, model: name}
+	report := func(msg string) {
+		run.warnings = append(run.warnings, msg)
+		if !h.ShowsWarnings {
+			h.warn(msg)
+		}
+	}
 	if spec.Session != nil {
 		run.sessionID = spec.Session.ID()
 		run.Task.Notes = append(spec.Session.Notes(), run.Task.Notes...)
 		spec.Proposer = recorder(spec.Proposer, spec.Session)
 	}
 	if err := h.openTrace(run, spec); err != nil {
-		h.warn(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
+		report(fmt.Sprintf("run %s is not traced: %v", spec.RunID, err))
 	}
 	var pol agent.Policy = spec.Policy
 	if run.trace != nil {
 		model, pol = run.trace.Model(model), run.trace.Policy(spec.Policy)
 	}
 	p := parts{model: model, policy: pol, approver: spec.Approver, proposer: spec.Proposer,
-		agents: h.agents(spec.Root), skills: h.skills(spec), userDir: h.UserConfigDir, wrap: func(ts []agent.Tool) []agent.Tool { return ts }}
+		agents: h.agents(spec.Root, report), skills: h.skills(spec, report), userDir: h.UserConfigDir, wrap: func(ts []agent.Tool) []agent.Tool { return ts }}
+	p.context, p.env = h.context(spec, report)
 	run.Config = h.config(spec, p)
 	if name == agent.ModelAuto {
 		run.Config.Agent.Model = agent.ModelAuto // the harness routes the run
@@ -236,8 +256,7 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 		wc.AllowPrivate = spec.Settings.WebPrivateNetwork
 		env.Web, env.Search = web.New(wc), true
 	}
-	ctxFiles, environment := h.context(spec)
-	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: ctxFiles, Environment: environment, Now: h.Now,
+	shared := agent.Config{Policy: p.policy, Approver: p.approver, Context: p.context, Environment: p.env, Now: h.Now,
 		Router:          agent.Router{Fast: spec.Settings.FastModel, Strong: spec.Settings.StrongModel, Classifier: spec.Settings.ClassifierModel},
 		NoLoopDetection: !spec.Settings.LoopDetection,
 		Prices:          agent.Prices.With(spec.Settings.Prices)}
@@ -273,11 +292,12 @@ func (h *Host) config(spec Spec, p parts) agent.Config {
 }
 
 // agents are the subagents a run in root may start: codebase_investigator,
-// then the user's custom agents, then the workspace folder's.
-func (h *Host) agents(root string) []agent.Definition {
+// then the user's custom agents, then the workspace folder's. Those left
+// out are reported.
+func (h *Host) agents(root string, report func(string)) []agent.Definition {
 	defs, errs := subagent.Load(h.UserConfigDir, root)
 	for _, err := range errs {
-		h.warn(fmt.Sprintf("custom agent left out: %v", err))
+		report(fmt.Sprintf("custom agent left out: %v", err))
 	}
 	return defs
 }
@@ -293,7 +313,7 @@ func webOn(spec Spec) bool {
 // skills steer the agent, as its allow rules do), the run's folder first,
 // then the user's own. Skills that do
 // not parse or clash, and those of untrusted folders, are reported.
-func (h *Host) skills(spec Spec) []skill.Skill {
+func (h *Host) skills(spec Spec, report func(string)) []skill.Skill {
 	roots := []string{spec.Root}
 	for _, r := range spec.Workspace.Roots() {
 		if !slices.Contains(roots, r) {
@@ -309,7 +329,7 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 		}
 		for _, pl := range ps {
 			if fi, err := os.Stat(pl.Dir); err == nil && fi.IsDir() {
-				h.warn(fmt.Sprintf("skills in %s are left out: you do not trust the folder's configuration as it is (agentls trust, or the agentls.approvals trust action)", pl.Dir))
+				report(fmt.Sprintf("skills in %s are left out: you do not trust the folder's configuration as it is (agentls trust, or the agentls.approvals trust action)", pl.Dir))
 			}
 		}
 	}
@@ -318,7 +338,7 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 	}
 	found, errs := skill.Find(places)
 	for _, err := range errs {
-		h.warn(fmt.Sprintf("skill: %v", err))
+		report(fmt.Sprintf("skill: %v", err))
 	}
 	return found
 }
@@ -327,11 +347,11 @@ func (h *Host) skills(spec Spec) []skill.Skill {
 // from the user's folder and the workspace folder down to the active
 // file's, and its environment. Context files and their imports pass the
 // policy's checks (policy.Policy.CheckImport): nothing from .git/ or
-// .agentls/, no secret-looking file.
-func (h *Host) context(spec Spec) ([]agent.ContextFile, *agent.Environment) {
+// .agentls/, no secret-looking file; those that fail are reported.
+func (h *Host) context(spec Spec, report func(string)) ([]agent.ContextFile, *agent.Environment) {
 	files, errs := spec.Workspace.ContextFiles(h.UserConfigDir, spec.ActiveFile, spec.Policy.CheckImport)
 	for _, err := range errs {
-		h.warn(fmt.Sprintf("context file: %v", err))
+		report(fmt.Sprintf("context file: %v", err))
 	}
 	out := make([]agent.ContextFile, len(files))
 	for i, f := range files {
@@ -402,12 +422,13 @@ func (h *Host) header(spec Spec, p parts) trace.Header {
 
 // Events starts the run and returns its event stream (see agent.Run),
 // writing the trace and the session as it goes and closing them at the
-// end. The run's MCP servers start first; what went wrong with them follows
-// run_start as warning events.
+// end. The run's MCP servers start first; the problems found while building
+// the run, then what went wrong with its session and its MCP servers, follow
+// run_start as warning events, each once, traced like every event.
 func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 	return func(yield func(agent.Event, error) bool) {
 		defer r.Discard()
-		var warnings []string
+		warnings := slices.Clone(r.warnings)
 		if s := r.session; s != nil {
 			if err := s.BeginRun(r.Config.RunID, r.prompt, r.model); err != nil {
 				warnings = append(warnings, fmt.Sprintf("this run is not kept in its session (a follow-up will not see it, a revert cannot undo it): %v", err))

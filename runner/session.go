@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -80,5 +81,7 @@ func record(s *session.Writer, ch agent.Change, d agent.Decision) {
 	if before == after && !ch.Create {
 		return
 	}
-	s.Change(session.Change{Path: ch.Path, Name: ch.Name, Before: before, After: after, Create: ch.Create})
+	// The file the user accepted a change to: where a symlink led then,
+	// so that a revert undoes that file wherever the link leads by then.
+	s.Change(session.Change{Path: cmp.Or(ch.Target, ch.Path), Name: ch.Name, Before: before, After: after, Create: ch.Create})
 }

@@ -25,12 +25,11 @@ package session
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/statedir"
 )
 
 // Format is the version of the session files this package writes; it
@@ -53,32 +52,14 @@ var (
 const EnvDir = "AGENTLS_SESSION_DIR"
 
 // ErrNoDir reports that there is no state directory for sessions.
-var ErrNoDir = errors.New("no state directory for sessions (set XDG_STATE_HOME, HOME or " + EnvDir + ")")
+var ErrNoDir = statedir.ErrNoDir("sessions", EnvDir)
 
 // Dir returns the folder sessions are kept in: $AGENTLS_SESSION_DIR, else
 // $XDG_STATE_HOME/agentls/sessions, else ~/.local/state/agentls/sessions
 // (%LOCALAPPDATA%\agentls\sessions on Windows). It returns "" when
 // AGENTLS_SESSION_DIR is "off".
 func Dir(getenv func(string) string) (string, error) {
-	if d := getenv(EnvDir); d != "" {
-		if d == "off" {
-			return "", nil
-		}
-		return filepath.Abs(d)
-	}
-	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "agentls", "sessions"), nil
-	}
-	if runtime.GOOS == "windows" {
-		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "agentls", "sessions"), nil
-		}
-		return "", ErrNoDir
-	}
-	if h := getenv("HOME"); filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "agentls", "sessions"), nil
-	}
-	return "", ErrNoDir
+	return statedir.Dir(getenv, EnvDir, "sessions", ErrNoDir)
 }
 
 // Info is what a listing tells of a session.

@@ -55,7 +55,10 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 		msg += " Do not propose the same change again."
 		return agent.Result{Output: msg, IsError: true, Display: "Rejected change to " + ch.Name}, nil
 	case agent.OutcomeConflict:
-		return agent.Result{Output: fmt.Sprintf("conflict: %s changed since you read it; read it again.", ch.Name),
+		// The front end's reason when it gives one (a symlink that now
+		// leads elsewhere, a file deleted meanwhile), said as it is.
+		why := cmp.Or(strings.TrimSuffix(d.Message, "."), ch.Name+" changed since you read it")
+		return agent.Result{Output: "conflict: " + why + "; read it again.",
 			IsError: true, Display: "Conflict on " + ch.Name}, nil
 	default:
 		msg := fmt.Sprintf("The editor could not apply the change to %s", ch.Name)

@@ -35,14 +35,17 @@ type readFileTool struct{ *agent.Func[readFileArgs] }
 
 func readFile(st *state) agent.Tool {
 	return readFileTool{agent.NewFunc("read_file", readFileDoc, func(ctx context.Context, call *agent.Call, a readFileArgs) (agent.Result, error) {
-		path, err := st.resolve("read_file", a.FilePath, reading)
+		hops, err := st.resolveLinks("read_file", a.FilePath, reading)
 		if err != nil {
 			if text, ok, serr := st.readSkillFile(a.FilePath); ok {
 				return readSkillResult(a, text, serr)
 			}
 			return agent.Errorf("%v", err), nil
 		}
-		text, err := st.env.FS.ReadFile(path)
+		// A symlink is read where it leads: the editor's buffer of that
+		// file, which its own path names.
+		path := hops[0]
+		text, err := st.env.FS.ReadFile(hops[len(hops)-1])
 		if errors.Is(err, fs.ErrNotExist) {
 			return agent.Errorf("%s does not exist", a.FilePath), nil
 		}

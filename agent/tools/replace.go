@@ -34,7 +34,7 @@ func replace(st *state) agent.Tool {
 			return agent.Errorf("%v", err), nil
 		}
 		path, name, target := st.shown(hops)
-		old, err := st.env.FS.ReadFile(path)
+		old, err := st.env.FS.ReadFile(target) // the file that changes: the editor's buffer of it
 		if errors.Is(err, fs.ErrNotExist) {
 			return agent.Errorf("%s does not exist; use write_file to create it", name), nil
 		}

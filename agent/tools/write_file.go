@@ -30,7 +30,7 @@ func writeFile(st *state) agent.Tool {
 			return agent.Errorf("%v", err), nil
 		}
 		path, name, target := st.shown(hops)
-		old, err := st.env.FS.ReadFile(path)
+		old, err := st.env.FS.ReadFile(target) // the file that changes: the editor's buffer of it
 		create := errors.Is(err, fs.ErrNotExist)
 		if err != nil && !create {
 			return agent.Errorf("cannot read %s: %v", name, err), nil

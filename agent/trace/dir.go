@@ -7,9 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
+
+	"github.com/agentls/agentls/agent/statedir"
 )
 
 // EnvDir names the environment variable that moves traces to another
@@ -17,32 +18,14 @@ import (
 const EnvDir = "AGENTLS_TRACE_DIR"
 
 // ErrNoDir reports that there is no state directory to trace in.
-var ErrNoDir = errors.New("no state directory for traces (set XDG_STATE_HOME, HOME or " + EnvDir + ")")
+var ErrNoDir = statedir.ErrNoDir("traces", EnvDir)
 
 // Dir returns the folder runs are traced in: $AGENTLS_TRACE_DIR, else
 // $XDG_STATE_HOME/agentls/runs, else ~/.local/state/agentls/runs
 // (%LOCALAPPDATA%\agentls\runs on Windows). It returns "" when
 // AGENTLS_TRACE_DIR is "off".
 func Dir(getenv func(string) string) (string, error) {
-	if d := getenv(EnvDir); d != "" {
-		if d == "off" {
-			return "", nil
-		}
-		return filepath.Abs(d)
-	}
-	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "agentls", "runs"), nil
-	}
-	if runtime.GOOS == "windows" {
-		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "agentls", "runs"), nil
-		}
-		return "", ErrNoDir
-	}
-	if h := getenv("HOME"); filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "agentls", "runs"), nil
-	}
-	return "", ErrNoDir
+	return statedir.Dir(getenv, EnvDir, "runs", ErrNoDir)
 }
 
 // Path is where a run in the workspace folder root is traced:

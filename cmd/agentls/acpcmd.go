@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
-	"log/slog"
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agent/mcp"
-	"github.com/agentls/agentls/agent/trace"
 	"github.com/agentls/agentls/contract"
 )
 
@@ -36,17 +33,7 @@ func acpCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fs.Usage()
 		return exitUsage
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	log.SetFlags(0)
-	log.SetOutput(sdkLog{logger})
-	traceDir, err := trace.Dir(e.get)
-	if err != nil {
-		logger.Warn("runs are not traced", "err", err)
-	}
+	logger, traceDir := serverLog(stderr, *verbose, e)
 	settings, problems := acpSettings(e, *file)
 	for _, p := range problems {
 		logger.Warn("settings: " + p)

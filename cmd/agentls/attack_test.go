@@ -19,16 +19,15 @@ import (
 // shell and a real trace file. Each row checks that the action did not
 // happen, and that the model was told which rule refused it.
 type attack struct {
-	name   string
-	files  map[string]string // workspace files
-	links  map[string]string // symlink → target, in the workspace
-	env    map[string]string // besides the model's
-	args   []string          // besides run --workspace --trace
-	stdin  string
-	calls  []geminitest.Chunk // one turn each, then complete_task
-	told   string             // in what the model was told of its first call
-	stderr string             // agentls says this on stderr
-	out    string             // agentls says this on stdout
+	name  string
+	files map[string]string // workspace files
+	links map[string]string // symlink → target, in the workspace
+	env   map[string]string // besides the model's
+	args  []string          // besides run --workspace --trace
+	stdin string
+	calls []geminitest.Chunk // one turn each, then complete_task
+	told  string             // in what the model was told of its first call
+	out   string             // agentls says this on stdout
 
 	unchanged []string            // workspace files that keep their content
 	changed   map[string]string   // workspace files and their new content
@@ -128,7 +127,7 @@ func TestAttacks(t *testing.T) {
 			files:   map[string]string{"AGENTS.md": "Be brief.\n@.env\n@.git/config\n@docs/setup.txt\n"},
 			calls:   []geminitest.Chunk{read("README.md")},
 			told:    "# demo",
-			stderr:  ".env looks like a file of secrets, which context files may not import",
+			out:     ".env looks like a file of secrets, which context files may not import",
 			secrets: []string{envSecret, gitSecret}},
 		{name: "a DATABASE_URL password stays out of the trace", args: yes, env: secretEnv,
 			calls:    []geminitest.Chunk{read("config/database.yml")},
@@ -189,9 +188,6 @@ func (tt attack) play(t *testing.T) {
 	results := toolResults(srv)
 	if len(results) == 0 || !strings.Contains(results[0], tt.told) {
 		t.Errorf("the model was told %q, want it to say %q", results, tt.told)
-	}
-	if !strings.Contains(errOut, tt.stderr) {
-		t.Errorf("stderr lacks %q:\n%s", tt.stderr, errOut)
 	}
 	if !strings.Contains(out, tt.out) {
 		t.Errorf("output lacks %q:\n%s", tt.out, out)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,12 +72,13 @@ type overlayProposer struct {
 }
 
 func (o overlayProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	f, err := o.ws.ReadFile(ch.Path)
+	path := cmp.Or(ch.Target, ch.Path) // the file the tools read: where a symlink leads
+	f, err := o.ws.ReadFile(path)
 	exists := err == nil && (f.Exists || f.Open)
 	if exists == ch.Create || (exists && f.Text != ch.Old) {
 		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
 	}
-	o.ws.Open(ch.Path, ch.New, f.Version+1)
+	o.ws.Open(path, ch.New, f.Version+1)
 	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
 }
 

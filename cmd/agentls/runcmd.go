@@ -102,6 +102,10 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	defer cancel()
 	in := newLines(stdin)
 	host := newHost(e, traceDir, stderr)
+	// The run's warning events are printed with its other events: the
+	// problems found while building it are not printed on stderr too. With
+	// --json they go to stdout as events, and stderr says them to a person.
+	host.ShowsWarnings = !*jsonOut
 	spec := b.spec()
 	spec.RunID = trace.NewRunID("main")
 	w, err := openSession(host, e, b.root, *sessionID, *cont, spec.RunID, prompt)

@@ -24,19 +24,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	// The genai SDK reports through package log ("Error context canceled" on
-	// every cancelled stream): keep it in the server's log, at debug level.
-	log.SetFlags(0)
-	log.SetOutput(sdkLog{logger})
-	traceDir, err := trace.Dir(e.get)
-	if err != nil {
-		logger.Warn("runs are not traced", "err", err)
-	}
+	logger, traceDir := serverLog(stderr, *verbose, e)
 	sessionDir, err := session.Dir(e.get)
 	if err != nil {
 		logger.Warn("sessions are kept in memory only", "err", err)
@@ -60,6 +48,26 @@ func serve(ctx context.Context, args []string, stderr io.Writer, e env) int {
 		return 1
 	}
 	return 0
+}
+
+// serverLog is the log of a long-lived server (serve, acp) on stderr, at
+// debug level with verbose, and the folder its runs are traced in ("" when
+// there is none, which is logged).
+func serverLog(stderr io.Writer, verbose bool, e env) (*slog.Logger, string) {
+	level := slog.LevelInfo
+	if verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// The genai SDK reports through package log ("Error context canceled" on
+	// every cancelled stream): keep it in the server's log, at debug level.
+	log.SetFlags(0)
+	log.SetOutput(sdkLog{logger})
+	traceDir, err := trace.Dir(e.get)
+	if err != nil {
+		logger.Warn("runs are not traced", "err", err)
+	}
+	return logger, traceDir
 }
 
 // sdkLog writes package log's lines to the server's logger.

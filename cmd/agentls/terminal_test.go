@@ -274,9 +274,10 @@ func TestWorkspaceAgentsAttacks(t *testing.T) {
 	if got := fmt.Sprint(reqs[7].Contents[len(reqs[7].Contents)-1].Parts[0].FunctionResponse.Response); !strings.Contains(got, "alpha") {
 		t.Errorf("read_file answered %s", got)
 	}
+	// Said once, as the run's warnings: on stdout, with the run's events.
 	for _, part := range []string{"agent read_file left out", "agent codebase_investigator left out", "agent helper runs without run_shell_command, write_file"} {
-		if !strings.Contains(errOut, part) {
-			t.Errorf("stderr lacks %q:\n%s", part, errOut)
+		if n := strings.Count(out+errOut, part); n != 1 || !strings.Contains(out, "⚠ custom agent left out: ") {
+			t.Errorf("%q is said %d times, want once as a warning on stdout:\n%s\n%s", part, n, out, errOut)
 		}
 	}
 }

@@ -230,3 +230,42 @@ func TestRunPrunesTraces(t *testing.T) {
 		t.Errorf("a younger trace is gone: %v", err)
 	}
 }
+
+// A run that changes a file twice through a symlink replays in memory: the
+// replay keeps the first change where the tools read it, the file the link
+// leads to, so the second change finds it; the disk is not touched.
+func TestReplayThroughALink(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "# Notes\nold line\n"
+	write(t, filepath.Join(dir, "real.md"), text)
+	if err := os.MkdirAll(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../real.md", filepath.Join(dir, "docs", "link.md")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	call := func(name string, args map[string]any) geminitest.Turn {
+		return geminitest.Reply(geminitest.Call(name, args))
+	}
+	srv := geminitest.NewServer(t,
+		call("replace", map[string]any{"file_path": "docs/link.md", "old_string": "old line", "new_string": "new line"}),
+		call("replace", map[string]any{"file_path": "docs/link.md", "old_string": "new line", "new_string": "newer line"}),
+		call("complete_task", map[string]any{"result": "done"}))
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	code, out, errOut := agentls(t, fakeEnv(srv), "", "run", "--yes", "--workspace", dir, "--trace", path, "update the notes")
+	if code != 0 || !strings.Contains(out, "docs/link.md → real.md") {
+		t.Fatalf("recording: exit %d\n%s\n%s", code, out, errOut)
+	}
+	write(t, filepath.Join(dir, "real.md"), text) // as it was when the run began
+	code, out, errOut = agentls(t, nil, "", "replay", path, "--workspace", dir)
+	if code != 0 || strings.Contains(out+errOut, "diverged") {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "real.md")); string(b) != text {
+		t.Errorf("the replay without --apply wrote real.md:\n%s", b)
+	}
+}

@@ -170,8 +170,8 @@ func TestRunYesWebAndUntrustedSkills(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	if want := "skills in " + filepath.Join(ws, ".agents", "skills") + " are left out: you do not trust the folder's configuration as it is"; !strings.Contains(errOut, want) {
-		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	if want := "⚠ skills in " + filepath.Join(ws, ".agents", "skills") + " are left out: you do not trust the folder's configuration as it is"; !strings.Contains(out, want) || strings.Count(out+errOut, want[len("⚠ "):]) != 1 {
+		t.Errorf("the run's output does not say once %q:\n%s\n%s", want, out, errOut)
 	}
 	reqs := srv.Requests()
 	if strings.Contains(reqs[0].SystemText(), "evil") || slices.Contains(reqs[0].ToolNames(), "activate_skill") {

@@ -10,6 +10,7 @@
 
 import type { Diagnostic, DiagnosticSeverity } from 'vscode-languageclient/node';
 import type { DiagnosticsParams } from './contract';
+import { type Timers, realTimers } from './timers';
 
 /** The method of the notification. */
 export const diagnosticsMethod = 'agentls/diagnostics';
@@ -35,19 +36,6 @@ export interface DiagnosticsHost {
   version(uri: string): number | undefined;
   send(params: DiagnosticsParams): void;
 }
-
-/** Timers, injectable for tests. */
-export interface Timers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  set: (fn, ms) => setTimeout(fn, ms),
-  clear: (h) => {
-    clearTimeout(h as ReturnType<typeof setTimeout>);
-  },
-};
 
 /** The default debounce, in milliseconds. */
 export const debounceMs = 200;

@@ -14,18 +14,9 @@ import {
   ResponseError,
   type WorkspaceEdit,
 } from 'vscode-languageclient';
-import { shorten } from './events';
-import {
-  type FileProposal,
-  canChooseHunks,
-  computeProposal,
-  describe,
-  documentsToRead,
-  hunksOf,
-  keptText,
-  needsConfirmation,
-  partialDecision,
-} from './proposal';
+import { choosable, hunkChoices, keptLabel, keptOf } from './hunkchoice';
+import { type FileProposal, describe, keptText, needsConfirmation, partialDecision } from './proposal';
+import { changedSince, openDocument, readProposal, saveEdited } from './reviewdocs';
 import type { Settings } from './settings';
 
 /** The scheme of the read-only documents that hold proposed text. */
@@ -120,12 +111,12 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     }
     let files: FileProposal[];
     try {
-      files = await this.proposalFor(params);
+      files = await readProposal(params);
     } catch (err) {
       this.log(`agentls: cannot show the change in a diff editor (${String(err)}); VS Code asks instead`);
       return pass(params);
     }
-    const stale = await this.changedSince(files, 'version');
+    const stale = await changedSince(files, 'version');
     if (stale) {
       return { applied: false, failureReason: `${stale} changed since the change was computed` };
     }
@@ -133,13 +124,13 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     if (p.decision && !p.decision.accept) {
       return { applied: false, failureReason: p.decision.reason };
     }
-    const changed = await this.changedSince(files, 'text');
+    const changed = await changedSince(files, 'text');
     if (changed) {
       return { applied: false, failureReason: `${changed} changed while the proposal was open` };
     }
     const versions = new Map<string, number>();
     for (const f of files) {
-      const doc = this.openDocument(f.uri);
+      const doc = openDocument(f.uri);
       if (doc && typeof f.version === 'number') {
         versions.set(f.uri, doc.version);
       }
@@ -186,59 +177,9 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
 
   /** save saves the documents an applied edit changed (setting saveOnAccept). */
   private async save(edit: WorkspaceEdit): Promise<void> {
-    if (!this.settings().saveOnAccept) {
-      return;
+    if (this.settings().saveOnAccept) {
+      await saveEdited(edit, this.log);
     }
-    const uris = new Set<string>(Object.keys(edit.changes ?? {}));
-    for (const c of edit.documentChanges ?? []) {
-      if ('textDocument' in c) {
-        uris.add(c.textDocument.uri);
-      }
-    }
-    for (const uri of uris) {
-      const doc = this.openDocument(uri);
-      if (doc?.isDirty && !(await doc.save())) {
-        this.log(`agentls: could not save ${vscode.workspace.asRelativePath(doc.uri)}`);
-      }
-    }
-  }
-
-  private async proposalFor(params: ApplyWorkspaceEditParams): Promise<FileProposal[]> {
-    const texts = new Map<string, string>();
-    for (const uri of documentsToRead(params.edit)) {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-      texts.set(uri, doc.getText());
-    }
-    return computeProposal(params.edit, (uri) => {
-      const t = texts.get(uri);
-      if (t === undefined) {
-        throw new Error(`${uri} was not read`);
-      }
-      return t;
-    });
-  }
-
-  /**
-   * changedSince returns the name of the first file whose document moved
-   * from the proposal: its version differs from the one the edit names, or
-   * its text from the text the proposal was computed from.
-   */
-  private async changedSince(files: FileProposal[], what: 'version' | 'text'): Promise<string | undefined> {
-    for (const f of files) {
-      if (f.create) {
-        continue; // the CreateFile fails by itself if the file appeared
-      }
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(f.uri));
-      const moved = what === 'version' ? typeof f.version === 'number' && doc.version !== f.version : doc.getText() !== f.before;
-      if (moved) {
-        return vscode.workspace.asRelativePath(doc.uri);
-      }
-    }
-    return undefined;
-  }
-
-  private openDocument(uri: string): vscode.TextDocument | undefined {
-    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.parse(uri).toString());
   }
 
   /** ask shows the proposal and waits for the user's decision. */
@@ -296,9 +237,8 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
       await this.close(p);
       return;
     }
-    const choosable = p.files.some((f) => hunksOf(f).length > 1 && canChooseHunks(f)) || p.files.length > 1;
     for (;;) {
-      const buttons = choosable ? [accept, reject, chooseHunks] : [accept, reject];
+      const buttons = choosable(p.files) ? [accept, reject, chooseHunks] : [accept, reject];
       p.asking = true;
       const choice = await vscode.window.showInformationMessage(this.message(p, params), ...buttons);
       p.asking = false;
@@ -330,19 +270,7 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
 
   /** message is the notification's text: the change, and what of it is kept. */
   private message(p: Pending, params: ApplyWorkspaceEditParams): string {
-    let total = 0;
-    let kept = 0;
-    for (const f of p.files) {
-      const flags = p.kept.get(f.uri) ?? [];
-      for (const h of hunksOf(f)) {
-        total++;
-        if (flags[h.index] !== false) {
-          kept++;
-        }
-      }
-    }
-    const hunks = kept === total ? `${total} hunk${total === 1 ? '' : 's'}` : `${kept} of ${total} hunks kept`;
-    return `${describe(params.edit, params.label)} (${hunks})`;
+    return `${describe(params.edit, params.label)} (${keptLabel(p.files, p.kept)})`;
   }
 
   /**
@@ -350,27 +278,7 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
    * every hunk, ticked when kept); the diffs then show only what is kept.
    */
   private async chooseHunks(p: Pending): Promise<void> {
-    type Item = vscode.QuickPickItem & { uri: string; index: number };
-    const items: Item[] = [];
-    for (const f of p.files) {
-      if (!canChooseHunks(f)) {
-        continue;
-      }
-      const name = vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri));
-      const hunks = hunksOf(f);
-      const flags = p.kept.get(f.uri) ?? [];
-      for (const h of hunks) {
-        const first = h.edits.map((e) => e.newText).join('').split(/\r?\n/).find((l) => l.trim() !== '') ?? '(removes lines)';
-        items.push({
-          label: `${name}: hunk ${h.index + 1} of ${hunks.length}`,
-          description: `line ${h.line}`,
-          detail: shorten(first, 100),
-          picked: flags[h.index] !== false,
-          uri: f.uri,
-          index: h.index,
-        });
-      }
-    }
+    const items = hunkChoices(p.files, p.kept, (uri) => vscode.workspace.asRelativePath(vscode.Uri.parse(uri)));
     const picked = await vscode.window.showQuickPick(items, {
       title: 'agentls: keep which hunks?',
       placeHolder: 'Ticked hunks are applied when you accept; the others are rejected',
@@ -380,16 +288,11 @@ export class Review implements vscode.Disposable, vscode.TextDocumentContentProv
     if (!picked || !this.pending.has(p.id)) {
       return;
     }
-    const keep = new Set(picked.map((i) => `${i.uri}#${i.index}`));
-    for (const f of p.files) {
-      if (!canChooseHunks(f)) {
-        continue;
-      }
-      const flags = hunksOf(f).map((h) => keep.has(`${f.uri}#${h.index}`));
-      p.kept.set(f.uri, flags);
-      const right = p.right.get(f.uri);
+    for (const { file, flags } of keptOf(p.files, picked)) {
+      p.kept.set(file.uri, flags);
+      const right = p.right.get(file.uri);
       if (right) {
-        this.texts.set(right.toString(), keptText(f, flags));
+        this.texts.set(right.toString(), keptText(file, flags));
         this.changed.fire(right);
       }
     }

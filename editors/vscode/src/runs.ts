@@ -2,6 +2,7 @@
 // notifications. No vscode import: unit-tested with node --test.
 
 import { type AgentEvent, type EventNotification, type ProposalReport, type RunEnd, type Usage, completeTaskName, shorten, stat } from './events';
+import { costLabel } from './sessions';
 
 export interface RunInfo {
   id: string;
@@ -84,6 +85,58 @@ export function announcement(r: RunInfo): string {
   const msg = shorten(endMessage(r.end), 300);
   return r.proposal?.summary ? `${msg} — ${r.proposal.summary}` : msg;
 }
+/** A run as a quick pick shows it. */
+export interface RunItem {
+  label: string;
+  description: string;
+  detail: string;
+  run: RunInfo;
+}
+
+/** runItem is a run in a quick pick: its state, its task, its turn and cost, its latest progress. */
+export function runItem(r: RunInfo): RunItem {
+  const icon = r.running ? (r.waiting ? '$(eye)' : '$(sync~spin)') : r.end?.reason === 'goal' ? '$(check)' : '$(warning)';
+  const cost = r.usage ? ` · ${costLabel(r.usage)}` : '';
+  return {
+    label: `${icon} ${shorten(r.prompt, 80) || r.id}`,
+    description: `${r.id} · turn ${r.turn}${cost}`,
+    detail: r.message,
+    run: r,
+  };
+}
+
+/** runsStatus is the status bar entry of the runs: running is RunsTable.running(), the latest first. */
+export function runsStatus(running: readonly RunInfo[]): { text: string; tooltip: string } {
+  const latest = running[0];
+  if (!latest) {
+    return { text: '$(hubot) agentls', tooltip: 'agentls: no run is running. Click to show runs.' };
+  }
+  const icon = latest.waiting ? '$(eye)' : '$(sync~spin)';
+  return {
+    text: `${icon} agentls ${running.length}: ${shorten(latest.message, 50)}`,
+    tooltip: running.map((r) => `${r.id}: ${shorten(r.prompt, 60)} — ${r.message}`).join('\n'),
+  };
+}
+
+/** What Show runs offers to do with a run. */
+export const runAction = {
+  show: 'Show transcript',
+  conversation: 'Show conversation',
+  followUp: 'Follow up…',
+  revert: 'Revert run',
+  cancel: 'Cancel run',
+} as const;
+
+/** runActions lists what Show runs offers for r: a run of a session can be followed up, a running one cancelled, an ended one reverted. */
+export function runActions(r: RunInfo): string[] {
+  const actions: string[] = [runAction.show];
+  if (r.sessionId) {
+    actions.push(runAction.conversation, runAction.followUp);
+  }
+  actions.push(r.running ? runAction.cancel : runAction.revert);
+  return actions;
+}
+
 /** RunsTable keeps one RunInfo per top-level run. */
 export class RunsTable {
   private readonly runs = new Map<string, RunInfo>();

@@ -73,6 +73,25 @@ export function statusText(s: CurrentSession): string {
   return `$(comment-discussion) ${shorten(s.title, 30)}${cost}`;
 }
 
+/** sessionTooltip is the tooltip of the current session's status bar entry. */
+export function sessionTooltip(s: CurrentSession): string {
+  return `agentls conversation ${s.id}: ${s.title}\nagentls: Follow up… continues it. Click for conversations.`;
+}
+
+/** currentOf is a listed session as the current one. */
+export function currentOf(s: SessionInfo): CurrentSession {
+  return { id: s.id, title: s.title, runs: s.runs.length, usage: s.usage };
+}
+
+/**
+ * sessionAfterRun is the current session once a run of sessionId started
+ * with prompt: follow with one run more when the run followed it up, else
+ * a new session named after the prompt.
+ */
+export function sessionAfterRun(follow: CurrentSession | undefined, sessionId: string, prompt: string): CurrentSession {
+  return follow?.id === sessionId ? { ...follow, runs: follow.runs + 1 } : { id: sessionId, title: shorten(prompt, 60), runs: 1 };
+}
+
 /** addUsage sums two usages. */
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a || !b) {

@@ -295,3 +295,15 @@ export function userScopeOnly(section: unknown, userServers: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * configurationAnswer is the answer to the server's workspace/configuration
+ * request, from VS Code's values for its items: the section "agentls"
+ * becomes the server's own settings (with events turned on, and the user's
+ * mcpServers only); other sections go as they are.
+ */
+export function configurationAnswer(items: readonly { section?: string }[], values: readonly unknown[], userServers: () => unknown): unknown[] {
+  return values.map((value, i) =>
+    items[i]?.section === 'agentls' ? initializationOptions(readSettings(userScopeOnly(value, userServers())).settings.server) : value,
+  );
+}

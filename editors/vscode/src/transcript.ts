@@ -271,3 +271,31 @@ export class Transcript {
     this.runs.delete(runId);
   }
 }
+
+/** The scheme of the read-only documents that show a run's transcript or a session's conversation. */
+export const transcriptScheme = 'agentls-transcript';
+
+/**
+ * A transcript document is named by a key: a run's id for its transcript,
+ * sessionKey(id) for a session's conversation. docPath is the key's
+ * document path: "/main-1.log", "/session/s-1.log".
+ */
+export function docPath(key: string): string {
+  return `/${key}.log`;
+}
+
+/** sessionKey is the key of a session's conversation document. */
+export function sessionKey(sessionId: string): string {
+  return `session/${sessionId}`;
+}
+
+/** sessionIdOf is the session of a conversation document's path, undefined for a run's transcript. */
+export function sessionIdOf(path: string): string | undefined {
+  const m = /^\/session\/(.+)\.log$/.exec(path);
+  return m ? m[1] : undefined;
+}
+
+/** runIdOf is the run of a transcript document's path. */
+export function runIdOf(path: string): string {
+  return path.replace(/^\//, '').replace(/\.log$/, '');
+}

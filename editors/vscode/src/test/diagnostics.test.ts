@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DiagnosticsParams } from '../contract';
-import { DiagnosticsForwarder, type DiagnosticsHost, type EditorDiagnostic, type Timers } from '../diagnostics';
+import { DiagnosticsForwarder, type DiagnosticsHost, type EditorDiagnostic } from '../diagnostics';
+import { FakeTimers } from './faketimers';
 
 const inside = 'file:///w/main.go';
 const other = 'file:///w/util.go';
@@ -31,26 +32,6 @@ class FakeEditor implements DiagnosticsHost {
   }
   send(params: DiagnosticsParams): void {
     this.sent.push(params);
-  }
-}
-
-/** Timers that fire only when the test says. */
-class FakeTimers implements Timers {
-  pending = new Map<number, { fn: () => void; ms: number }>();
-  private next = 0;
-  set(fn: () => void, ms: number): unknown {
-    this.pending.set(++this.next, { fn, ms });
-    return this.next;
-  }
-  clear(h: unknown): void {
-    this.pending.delete(h as number);
-  }
-  fire(): void {
-    const all = [...this.pending.values()];
-    this.pending.clear();
-    for (const t of all) {
-      t.fn();
-    }
   }
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EventNotification } from '../events';
-import { RunsTable, announcement, endMessage, progressMessage } from '../runs';
+import type { RunInfo } from '../runs';
+import { RunsTable, announcement, endMessage, progressMessage, runActions, runItem, runsStatus } from '../runs';
 
 let seq = 0;
 function ev(e: Partial<EventNotification> & Pick<EventNotification, 'type'>): EventNotification {
@@ -105,4 +106,59 @@ test('a run keeps its session and, at its end, what it cost', () => {
   assert.deepEqual(r.usage, usage);
   assert.deepEqual(t.inSession('s-1').map((x) => x.id), ['main-7']);
   assert.deepEqual(t.inSession('s-2'), []);
+});
+
+test('the runs in a quick pick, with what Show runs offers for each', () => {
+  const t = new RunsTable();
+  t.started('main-1', 'rename Hello to Greet in accept.go', 's-1');
+  t.apply(ev({ runId: 'main-1', sessionId: 's-1', type: 'turn_start', turn: 1 }));
+  t.apply(ev({ runId: 'main-1', sessionId: 's-1', type: 'edit_proposed', turn: 1, edit: { path: '/w/accept.go', name: 'accept.go', added: 1, deleted: 1 } }));
+  t.started('main-2', '');
+  t.apply(ev({ runId: 'main-2', type: 'tool_call', turn: 1, call: { id: '1', name: 'glob', display: 'glob *.go' } }));
+  t.apply(
+    ev({
+      runId: 'main-3',
+      sessionId: 's-2',
+      type: 'run_end',
+      end: { reason: 'goal', result: 'Done.', turns: 2 },
+      turn: 2,
+      usage: { prompt: 1000, output: 10, thoughts: 0, cached: 0, cost: 0.0087 },
+    }),
+  );
+  t.apply(ev({ runId: 'main-4', type: 'run_end', end: { reason: 'max_turns', turns: 100 }, turn: 100 }));
+  const [waiting, working, failed, done] = ['main-1', 'main-2', 'main-4', 'main-3'].map((id) => {
+    const r = t.get(id);
+    assert.ok(r, id);
+    return r;
+  }) as [RunInfo, RunInfo, RunInfo, RunInfo];
+  assert.deepEqual(runItem(waiting), {
+    label: '$(eye) rename Hello to Greet in accept.go',
+    description: 'main-1 · turn 1',
+    detail: 'Proposing change to accept.go (+1 −1); waiting for your review',
+    run: waiting,
+  });
+  assert.equal(runItem(working).label, '$(sync~spin) main-2', 'a run without a prompt goes by its id');
+  assert.equal(runItem(failed).label, '$(warning) main-4');
+  assert.equal(runItem(done).label, '$(check) main-3');
+  assert.equal(runItem(done).description, 'main-3 · turn 2 · $0.0087');
+
+  assert.deepEqual(runActions(waiting), ['Show transcript', 'Show conversation', 'Follow up…', 'Cancel run']);
+  assert.deepEqual(runActions(working), ['Show transcript', 'Cancel run']);
+  assert.deepEqual(runActions(done), ['Show transcript', 'Show conversation', 'Follow up…', 'Revert run']);
+  assert.deepEqual(runActions(failed), ['Show transcript', 'Revert run']);
+});
+
+test('the status bar: the latest running run, then every running one in the tooltip', () => {
+  assert.deepEqual(runsStatus([]), { text: '$(hubot) agentls', tooltip: 'agentls: no run is running. Click to show runs.' });
+  const t = new RunsTable();
+  t.started('main-1', 'rename Hello to Greet in accept.go');
+  t.apply(ev({ runId: 'main-1', type: 'edit_proposed', edit: { path: '/w/accept.go', name: 'accept.go', added: 1, deleted: 1 } }));
+  t.started('main-2', 'explain\nthe parser');
+  t.apply(ev({ runId: 'main-2', type: 'thought', subject: 'Reading the parser' }));
+  assert.deepEqual(runsStatus(t.running()), {
+    text: '$(sync~spin) agentls 2: Reading the parser',
+    tooltip: ['main-2: explain … — Reading the parser', 'main-1: rename Hello to Greet in accept.go — Proposing change to accept.go (+1 −1); waiting for your review'].join('\n'),
+  });
+  t.apply(ev({ runId: 'main-2', type: 'run_end', end: { reason: 'goal', turns: 1 } }));
+  assert.equal(runsStatus(t.running()).text, '$(eye) agentls 1: Proposing change to accept.go (+1 −1); waiting fo…');
 });

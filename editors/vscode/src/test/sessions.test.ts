@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { conversation } from '../conversation';
-import { type SessionInfo, addUsage, costLabel, dollars, sessionItem, statusText, usageLabel } from '../sessions';
+import { type SessionInfo, addUsage, costLabel, currentOf, dollars, sessionAfterRun, sessionItem, sessionTooltip, statusText, usageLabel } from '../sessions';
 
 test('dollars as the server writes them', () => {
   const cases: [number, string][] = [
@@ -89,4 +89,20 @@ test('a session reads as a conversation: the live transcript where there is one,
       '',
     ].join('\n'),
   );
+});
+
+test('the current session: picked from the list, followed up, or a new one', () => {
+  const picked = currentOf(session);
+  assert.deepEqual(picked, { id: 's-5e6f7a8b', title: 'explain main.go', runs: 2, usage: session.usage });
+  assert.equal(sessionTooltip(picked), 'agentls conversation s-5e6f7a8b: explain main.go\nagentls: Follow up… continues it. Click for conversations.');
+  // A follow-up of the current session: one run more, its cost so far kept.
+  assert.deepEqual(sessionAfterRun(picked, 's-5e6f7a8b', 'and now?'), { ...picked, runs: 3 });
+  assert.equal(picked.runs, 2, 'the session followed up is left as it was');
+  // A run that started another session (Run…, or the server chose): named after its prompt.
+  assert.deepEqual(sessionAfterRun(picked, 's-new', 'rename Hello to Greet\nin every file, and its tests too, and its docs'), {
+    id: 's-new',
+    title: 'rename Hello to Greet …',
+    runs: 1,
+  });
+  assert.deepEqual(sessionAfterRun(undefined, 's-new', 'x'.repeat(70)), { id: 's-new', title: 'x'.repeat(59) + '…', runs: 1 });
 });

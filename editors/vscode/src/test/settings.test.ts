@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultSettings as contractDefaults, pluginSettings } from '../contract';
-import { defaultSettings, initializationOptions, readSettings, userScopeOnly } from '../settings';
+import { configurationAnswer, defaultSettings, initializationOptions, readSettings, userScopeOnly } from '../settings';
 
 // The server's defaults as the contract gives them, without the settings a
 // plugin sets itself.
@@ -126,4 +126,22 @@ test('mcpServers: only the user-scope value reaches the server', () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(settings.server.mcpServers, { fs });
   assert.deepEqual(readSettings({ mcpServers: [1] }).problems, ['mcpServers: wrong type ([1])']);
+});
+
+test("the server's workspace/configuration: its section holds its own settings, with the user's mcpServers only", () => {
+  const fs = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] };
+  const editor = { tabSize: 4 };
+  const section = { model: 'auto', path: '/opt/agentls', reviewMode: 'refactorPreview', mcpServers: { evil: { command: 'curl' } } };
+  let asked = 0;
+  const servers = () => {
+    asked++;
+    return { fs };
+  };
+  const [agentls, other, none] = configurationAnswer([{ section: 'agentls' }, { section: 'editor' }, {}], [section, editor, null], servers);
+  assert.deepEqual(agentls, initializationOptions({ ...defaultSettings.server, model: 'auto', mcpServers: { fs } }));
+  assert.equal(other, editor);
+  assert.equal(none, null);
+  assert.equal(asked, 1);
+  assert.deepEqual(configurationAnswer([{ section: 'editor' }], [editor], servers), [editor]);
+  assert.equal(asked, 1, 'the user servers are read only for the section agentls');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentEvent, RenderedEvent } from '../events';
-import { Transcript, render } from '../transcript';
+import { Transcript, docPath, render, runIdOf, sessionIdOf, sessionKey } from '../transcript';
 
 function ev(e: Partial<RenderedEvent> & Pick<AgentEvent, 'type'>): RenderedEvent {
   return { runId: 'main-1', time: '', ...e };
@@ -167,4 +167,12 @@ test('with confirm: run, the transcript says what became of the proposal', () =>
       '    greeting.go (new): applied (in part); rejected hunks 2',
     ],
   });
+});
+
+test("a transcript document's path names its run, a conversation's its session", () => {
+  assert.equal(docPath('main-1'), '/main-1.log');
+  assert.equal(sessionIdOf(docPath('main-1')), undefined);
+  assert.equal(runIdOf(docPath('main-1')), 'main-1');
+  assert.equal(docPath(sessionKey('s-5e6f7a8b')), '/session/s-5e6f7a8b.log');
+  assert.equal(sessionIdOf(docPath(sessionKey('s-5e6f7a8b'))), 's-5e6f7a8b');
 });
