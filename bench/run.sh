@@ -7,7 +7,9 @@
 #                                RSS), and `agentls version`
 #   bash bench/run.sh memory     `agentls serve` RSS: idle, and with 1,000 open
 #                                1,000-line documents (bench/lspmem); one 200 MB
-#                                document: didOpen time, RSS, changes
+#                                document: didOpen time, RSS, changes (with
+#                                BEFORE=path/to/agentls, alternately with that
+#                                build, main's say)
 #   bash bench/run.sh go         the Go benchmarks (go test -bench, -benchmem)
 #   bash bench/run.sh search     the search tools against ripgrep on Go's source
 #                                tree (bench/search.sh)
@@ -63,8 +65,11 @@ if [[ $what == all || $what == memory ]]; then
 	echo "== agentls serve memory (3 processes)"
 	go build -o "$tmp/lspmem" ./bench/lspmem
 	for _ in 1 2 3; do "$tmp/lspmem" -agentls "$tmp/agentls" -docs 1000 -lines 1000; done
-	echo "== one large document (3 processes)"
-	for _ in 1 2 3; do "$tmp/lspmem" -agentls "$tmp/agentls" -big 200; done
+	echo "== one large document (3 processes${BEFORE:+, each then $BEFORE})"
+	for _ in 1 2 3; do
+		"$tmp/lspmem" -agentls "$tmp/agentls" -big 200
+		if [ -n "${BEFORE:-}" ]; then "$tmp/lspmem" -agentls "$BEFORE" -big 200 | sed 's/^/(before) /'; fi
+	done
 fi
 
 if [[ $what == all || $what == go ]]; then

@@ -13,8 +13,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// direntBufs holds the buffers folders are read into.
-var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+// A listing is what reading one folder needs for a while: the buffer its
+// entries are read into, and their names and types as read.
+type listing struct {
+	buf   []byte
+	names []byte
+	raw   []rawEntry
+}
+
+// listings are reused from folder to folder.
+var listings = sync.Pool{New: func() any { return &listing{buf: make([]byte, 32<<10)} }}
 
 // A dirList is one folder ReadDirStat listed: its open descriptor, until
 // done.
@@ -70,15 +78,12 @@ func readDirStat(path string) ([]fs.DirEntry, func(), error) {
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	bp := direntBufs.Get().(*[]byte)
-	defer direntBufs.Put(bp)
-	buf := *bp
+	ls := listings.Get().(*listing)
+	defer listings.Put(ls)
 	// The names in one string: a few allocations for a folder, not one for
 	// each entry.
-	var (
-		names []byte
-		raw   []rawEntry
-	)
+	buf, names, raw := ls.buf, ls.names[:0], ls.raw[:0]
+	defer func() { ls.names, ls.raw = names, raw }()
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
