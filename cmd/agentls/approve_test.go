@@ -37,7 +37,7 @@ func TestRunApprovesCommands(t *testing.T) {
 		{name: "yes, then no", stdin: "y\nn\n", made: []bool{true, false}, asked: 2},
 		{name: "always", stdin: "a\n", made: []bool{true, true}, asked: 1},
 		{name: "details, then yes", stdin: "d\ny\nn\n", made: []bool{true, false}, asked: 3, says: "  command: touch a.txt"},
-		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow touch for this session"},
+		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow `touch` for this session"},
 		{name: "quit", stdin: "q\n", made: []bool{false, false}, asked: 1, code: 3, says: "✗ Cancelled"},
 		{name: "no answer", stdin: "", made: []bool{false, false}, asked: 2},
 		{name: "--yes runs no command", args: []string{"--yes"}, made: []bool{false, false},
