@@ -32,6 +32,22 @@ func sessionStore(e env) (*session.Store, error) {
 	return session.NewStore(dir, nil), nil
 }
 
+// sessionsOf is the session store and the workspace folder dir as runs
+// record it; ok is false, and stderr says why, when either is missing.
+func sessionsOf(e env, dir string, stderr io.Writer) (store *session.Store, root string, ok bool) {
+	store, err := sessionStore(e)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: no sessions: %v\n", err)
+		return nil, "", false
+	}
+	root, err = workspaceRoot(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return nil, "", false
+	}
+	return store, root, true
+}
+
 // workspaceRoot is the workspace folder dir as runs record it.
 func workspaceRoot(dir string) (string, error) {
 	ws, err := workspace.New(dir)
@@ -59,14 +75,8 @@ func sessionsCmd(args []string, stdout, stderr io.Writer, e env) int {
 		}
 		return exitUsage
 	}
-	store, err := sessionStore(e)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: no sessions: %v\n", err)
-		return exitUsage
-	}
-	root, err := workspaceRoot(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: %v\n", err)
+	store, root, ok := sessionsOf(e, *dir, stderr)
+	if !ok {
 		return exitUsage
 	}
 	if *del != "" {
@@ -152,14 +162,8 @@ func revertCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitUsage
 	}
 	runID := fs.Arg(0)
-	store, err := sessionStore(e)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: no sessions: %v\n", err)
-		return exitUsage
-	}
-	root, err := workspaceRoot(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentls: %v\n", err)
+	store, root, ok := sessionsOf(e, *dir, stderr)
+	if !ok {
 		return exitUsage
 	}
 	info, err := store.FindRun([]string{root}, runID)
