@@ -48,7 +48,7 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		what = "a" + strings.TrimSuffix(strings.TrimPrefix(q, "A"), "?")
 	}
 	if t.yes {
-		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands and web fetches an allow rule names: add one to your own policy file, "+
+		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands, web fetches and MCP calls an allow rule names: add one to your own policy file, "+
 			"or to "+relPolicyFile+", which has no effect until you trust the folder with agentls trust)"))
 		return false, nil
 	}
