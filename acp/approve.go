@@ -16,11 +16,13 @@ import (
 )
 
 // approver asks the user, with session/request_permission on the call, to
-// allow one risky action (a shell command): Allow once; Always allow its
-// command prefixes in this session, or in this workspace (saved to its
-// policy file); Deny. As in the other front ends, the answer is for this
-// exact command and folder; "always" adds a rule for the prefixes in the
-// session's folder. A client that cannot ask has not allowed it.
+// allow one risky action (a shell command, an MCP tool, a web fetch):
+// Allow once; Always allow its command prefixes (the MCP server's tool, the
+// web hosts) in this session, or in this workspace (saved to its policy
+// file); Deny. As in the other front ends, the answer is for this exact
+// call; "always" adds a rule for what policy.AlwaysFor names, command
+// prefixes in the session's folder. A client that cannot ask has not
+// allowed it.
 type approver struct{ t *turn }
 
 // The answers to an approval.
@@ -43,10 +45,10 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	t := a.t
 	id := wireID(ap.RunID, ap.CallID)
 	c := t.call(id, ap.Tool)
-	prefixes := policy.Prefixes(ap.Command)
+	allow, ok := policy.AlwaysFor(ap, t.ss.root)
 	options := []acpsdk.PermissionOption{{OptionId: answerOnce, Name: "Allow once", Kind: acpsdk.PermissionOptionKindAllowOnce}}
-	if len(prefixes) > 0 {
-		list := quoteCommands(prefixes)
+	if ok {
+		list := allow.Quoted()
 		options = append(options,
 			acpsdk.PermissionOption{OptionId: answerAlways, Name: "Always allow " + list + " in this session", Kind: acpsdk.PermissionOptionKindAllowAlways},
 			acpsdk.PermissionOption{OptionId: answerSave, Name: "Always allow " + list + " in this workspace (saved to .agentls/policy.toml)", Kind: acpsdk.PermissionOptionKindAllowAlways})
@@ -62,10 +64,10 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	case answerOnce:
 		return true, nil
 	case answerAlways, answerSave:
-		if len(prefixes) == 0 {
-			return true, nil
+		if !ok {
+			return true, nil // nothing to remember: allowed once
 		}
-		r, err := t.ss.engine.AllowAlways(prefixes, t.ss.root)
+		r, err := t.ss.engine.AllowAlways(allow)
 		if err != nil {
 			t.ss.srv.log.Warn("acp: always allow", "err", err)
 			return true, nil // the user allowed this call in any case
@@ -165,14 +167,4 @@ func (a *approver) question(ap agent.Approval) string {
 		}
 	}
 	return b.String()
-}
-
-// quoteCommands is "`go test`" or "`go vet`, `go test`".
-func quoteCommands(prefixes []string) string {
-	q := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		p, _ = edits.VisibleLine(p)
-		q[i] = "`" + p + "`"
-	}
-	return strings.Join(q, ", ")
 }

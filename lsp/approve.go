@@ -15,8 +15,8 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// The answers of an approval question; "always" answers name the command
-// prefixes they allow.
+// The answers of an approval question; "always" answers name what they
+// allow: command prefixes, an MCP server's tool, web hosts.
 const (
 	approveOnce   = "Allow once"
 	approveDeny   = "Deny"
@@ -29,7 +29,8 @@ const (
 // Allow once, Always allow `go test`, the same saved to the workspace's
 // policy file, and Deny. The answer is for this call only (its exact command
 // and folder); "always" adds a session rule for the command's prefixes in
-// the run's workspace folder.
+// the run's workspace folder, for an MCP call that server's tool, for a web
+// fetch its hosts (policy.AlwaysFor).
 type approver struct {
 	s    *Server
 	eng  *policy.Engine
@@ -49,11 +50,11 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	if ap.Kind == agent.ApprovalLoop {
 		return a.keepGoing(ctx, ap)
 	}
-	prefixes := policy.Prefixes(ap.Command)
+	allow, ok := policy.AlwaysFor(ap, a.root)
 	actions := []protocol.MessageActionItem{{Title: approveOnce}}
 	var always, save string
-	if len(prefixes) > 0 {
-		list := quoteCommands(prefixes)
+	if ok {
+		list := allow.Quoted()
 		always, save = fmt.Sprintf(approveAlways, list), fmt.Sprintf(approveSave, list)
 		actions = append(actions, protocol.MessageActionItem{Title: always}, protocol.MessageActionItem{Title: save})
 	}
@@ -76,7 +77,7 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	case approveOnce:
 		return true, nil
 	case always, save:
-		r, err := a.eng.AllowAlways(prefixes, a.root)
+		r, err := a.eng.AllowAlways(allow)
 		if err != nil {
 			a.s.log.Warn("approval: always allow", "err", err)
 			return true, nil // the user allowed this call in any case
@@ -170,14 +171,4 @@ func (a *approver) question(ap agent.Approval) string {
 		}
 	}
 	return b.String()
-}
-
-// quoteCommands is "`go test`" or "`go vet`, `go test`".
-func quoteCommands(prefixes []string) string {
-	q := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		p, _ = edits.VisibleLine(p)
-		q[i] = "`" + p + "`"
-	}
-	return strings.Join(q, ", ")
 }

@@ -44,8 +44,8 @@ func TestServerMCPFromSettingsFileAndEditor(t *testing.T) {
 	}
 	q := s.ed.Questions()
 	want := []string{
-		`Allow MCP server "file" to run its tool "note" with {"text":"from the file"}? [Allow once | Deny]`,
-		`Allow MCP server "editor" to run its tool "note" with {"text":"from the editor\u202e"}? [Allow once | Deny]`,
+		"Allow MCP server \"file\" to run its tool \"note\" with {\"text\":\"from the file\"}? [Allow once | Always allow `file` tool `note` | Always allow `file` tool `note` in this workspace (save) | Deny]",
+		"Allow MCP server \"editor\" to run its tool \"note\" with {\"text\":\"from the editor\\u202e\"}? [Allow once | Always allow `editor` tool `note` | Always allow `editor` tool `note` in this workspace (save) | Deny]",
 	}
 	if strings.Join(q, "\n") != strings.Join(want, "\n") {
 		t.Errorf("questions:\n%s\nwant:\n%s", strings.Join(q, "\n"), strings.Join(want, "\n"))

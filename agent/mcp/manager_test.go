@@ -96,7 +96,7 @@ func TestToolsetDeclaresAndCalls(t *testing.T) {
 		t.Error("a trusted server's tool is not trusted")
 	}
 	ap, err := echo.(agent.Approvable).Approval(json.RawMessage(`{ "text" : "hi\u202e" }`))
-	if err != nil || ap.Server != "my db" || ap.ServerTool != "echo" || string(ap.Args) != `{"text":"hi\u202e"}` {
+	if err != nil || ap.Server != "my db" || ap.ServerTool != "echo" || string(ap.Args) != `{"text":"hi\u202e"}` || ap.Rule != "my db tool echo" {
 		t.Errorf("approval %+v %v", ap, err)
 	}
 	if _, err := echo.(agent.Approvable).Approval(json.RawMessage(`["x"]`)); err == nil {

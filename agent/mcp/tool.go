@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 )
 
 // A tool is one tool of an MCP server, as a run's model sees it.
@@ -39,7 +40,11 @@ func (t *tool) Approval(args json.RawMessage) (agent.Approval, error) {
 	if err != nil {
 		return agent.Approval{}, err
 	}
-	return agent.Approval{Tool: t.decl.Name, Server: t.decl.Server, ServerTool: t.decl.Tool, Args: a}, nil
+	ap := agent.Approval{Tool: t.decl.Name, Server: t.decl.Server, ServerTool: t.decl.Tool, Args: a}
+	if allow, ok := policy.AlwaysFor(ap, ""); ok {
+		ap.Rule = allow.Text()
+	}
+	return ap, nil
 }
 
 // Trusted implements agent.Trusted: the user's own settings trust the

@@ -242,13 +242,17 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 			// An MCP server the user's own settings trust: no rule asks.
 			return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: TrustedRule}
 		}
-		return agent.PolicyDecision{Verdict: agent.VerdictAsk}
 	}
-	d := agent.PolicyDecision{Verdict: best.Decision, Rule: best.Label()}
-	if best.Decision == agent.VerdictDeny {
+	d := agent.PolicyDecision{Verdict: agent.VerdictAsk}
+	if best != nil {
+		d = agent.PolicyDecision{Verdict: best.Decision, Rule: best.Label()}
+	}
+	if best != nil && best.Decision == agent.VerdictDeny {
 		d.Message = best.DenyMessage
 	}
-	if best.Decision == agent.VerdictAsk {
+	if d.Verdict == agent.VerdictAsk {
+		// What would be asked about (an MCP call no rule names too) an
+		// always answer of the session may allow.
 		for _, r := range session {
 			if r.matches(&c, p.mode, args, cmd) {
 				return agent.PolicyDecision{Verdict: agent.VerdictAllow, Rule: r.Label()}
@@ -299,27 +303,6 @@ func (p Policy) AllowsPath(tool, rel string) bool {
 		}
 	}
 	return best != nil && best.Decision == agent.VerdictAllow
-}
-
-// AllowAlways adds a session rule that allows shell commands made of the
-// given prefixes, run in dir or below it ("" for anywhere): the "always
-// allow" answer to an approval. It returns the rule.
-func (e *Engine) AllowAlways(prefixes []string, dir string) (Rule, error) {
-	if len(prefixes) == 0 {
-		return Rule{}, errors.New("no command prefix to allow")
-	}
-	r := &Rule{ToolName: []string{ShellTool}, CommandPrefix: slices.Clone(prefixes), Dir: dir,
-		Decision: agent.VerdictAllow, Source: SourceSession}
-	if err := r.compile(); err != nil {
-		return Rule{}, err
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.nextID++
-	r.ID = fmt.Sprintf("session-%d", e.nextID)
-	r.Name = "always allow " + quoteList(prefixes)
-	e.session = append(e.session, r)
-	return *r, nil
 }
 
 // Rules lists the rules of the policy files and of the session, highest

@@ -268,7 +268,7 @@ commandPrefix = "go test -race"
 decision = "deny"
 `, "")
 	p := e.WithMode(ModeDefault)
-	r, err := e.AllowAlways([]string{"go test"}, ws)
+	r, err := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test"}, Dir: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func trust(t *testing.T, e *Engine, ws string) {
 func TestSave(t *testing.T) {
 	t.Parallel()
 	e, ws := engine(t, "", "# the team's rules\n[[rule]]\ncommandPrefix = \"rm\"\ndecision = \"deny\"")
-	r, err := e.AllowAlways([]string{"go test", "tail"}, ws)
+	r, err := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test", "tail"}, Dir: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestSave(t *testing.T) {
 	}
 	// Saving saves the trust it had.
 	trust(t, e3, ws)
-	r, _ = e3.AllowAlways([]string{"ls"}, ws)
+	r, _ = e3.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"ls"}, Dir: ws})
 	if _, err := e3.Save(r.ID, file); err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestSave(t *testing.T) {
 		t.Errorf("saving to a trusted file lost the trust: %+v", st)
 	}
 	// Saving into a new file creates it.
-	r, _ = e.AllowAlways([]string{"make test"}, ws)
+	r, _ = e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"make test"}, Dir: ws})
 	other := filepath.Join(t.TempDir(), "new", ".agentls", "policy.toml")
 	if _, err := e.Save(r.ID, other); err != nil {
 		t.Fatal(err)
@@ -393,7 +393,7 @@ func TestSave(t *testing.T) {
 func TestSaveDoesNotTrustTheRepository(t *testing.T) {
 	t.Parallel()
 	e, ws := engine(t, "", "[[rule]]\ncommandRegex = \".*\"\ndecision = \"allow\"\n")
-	r, _ := e.AllowAlways([]string{"go test"}, ws)
+	r, _ := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test"}, Dir: ws})
 	_, err := e.Save(r.ID, WorkspaceFile(ws))
 	var untrusted *UntrustedError
 	if !errors.As(err, &untrusted) || untrusted.Folder != ws || len(untrusted.Allows) != 1 || untrusted.Allows[0].CommandRegex != ".*" {
@@ -433,7 +433,7 @@ func TestSaveThroughSymlink(t *testing.T) {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
 		}
-		r, _ := e.AllowAlways([]string{"go test"}, ws)
+		r, _ := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test"}, Dir: ws})
 		if _, err := e.Save(r.ID, WorkspaceFile(ws)); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 			t.Errorf("%s: Save = %v, want a refusal", link, err)
 		}
@@ -499,7 +499,7 @@ func TestTrustCoversTheSettingsFile(t *testing.T) {
 	os.WriteFile(settings, []byte(`{"mcpServers": {"fs": {"command": "npx"}}}`), 0o644)
 	p := e.WithMode(ModeDefault)
 
-	r, _ := e.AllowAlways([]string{"go test"}, ws)
+	r, _ := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test"}, Dir: ws})
 	_, err := e.Save(r.ID, WorkspaceFile(ws))
 	var untrusted *UntrustedError
 	if !errors.As(err, &untrusted) || untrusted.Settings != settings {
@@ -539,7 +539,7 @@ func TestTrustCoversSkills(t *testing.T) {
 	write(t, release, "---\nname: release\ndescription: Cut a release.\n---\nTag it.\n")
 	p := e.WithMode(ModeDefault)
 
-	r, _ := e.AllowAlways([]string{"go test"}, ws)
+	r, _ := e.AllowAlways(Always{Tool: ShellTool, Prefixes: []string{"go test"}, Dir: ws})
 	_, err := e.Save(r.ID, WorkspaceFile(ws))
 	var untrusted *UntrustedError
 	if !errors.As(err, &untrusted) || !cmp.Equal(untrusted.Skills, []string{".agentls/skills/release/SKILL.md"}) || p.TrustsFolder(ws) {

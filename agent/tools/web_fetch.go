@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/web"
 )
 
@@ -94,7 +95,11 @@ func (t webFetchTool) Approval(args json.RawMessage) (agent.Approval, error) {
 	for i, u := range urls {
 		shown[i] = u.Redacted()
 	}
-	return agent.Approval{Tool: "web_fetch", Description: "Fetch " + strings.Join(shown, ", "), Hosts: hostsOf(urls)}, nil
+	ap := agent.Approval{Tool: "web_fetch", Description: "Fetch " + strings.Join(shown, ", "), Hosts: hostsOf(urls)}
+	if allow, ok := policy.AlwaysFor(ap, ""); ok {
+		ap.Rule = allow.Text()
+	}
+	return ap, nil
 }
 
 func (t webFetchTool) Describe(args json.RawMessage) string {

@@ -98,7 +98,7 @@ func TestWebFetch(t *testing.T) {
 			return !isErr && strings.Contains(out, `<page url="`+s.base+`/doc" status="200" type="text/html">`+"\nTitle: Doc\n\n# Install\n\nRun go install.\n</page>") &&
 				!strings.Contains(out, "steal")
 		},
-		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}}},
+		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}, Rule: "example.com"}},
 		hits:  1,
 	}, {
 		name: "a name that resolves to 127.0.0.1, without the setting",
@@ -106,14 +106,14 @@ func TestWebFetch(t *testing.T) {
 		want: func(out string, isErr bool) bool {
 			return isErr && strings.Contains(out, `error="refused: example.com resolves to 127.0.0.1: the address is not public`)
 		},
-		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}}},
+		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}, Rule: "example.com"}},
 	}, {
 		name: "the user says no", private: true, approver: no,
 		args: map[string]any{"url": s.base + "/doc"},
 		want: func(out string, isErr bool) bool {
 			return isErr && strings.HasPrefix(out, "the user denied running web_fetch")
 		},
-		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}}},
+		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/doc", Hosts: []string{"example.com"}, Rule: "example.com"}},
 	}, {
 		name: "no URL: nothing is asked",
 		args: map[string]any{"prompt": "the docs of Go"},
@@ -130,7 +130,7 @@ func TestWebFetch(t *testing.T) {
 		want: func(out string, isErr bool) bool {
 			return !isErr && strings.Contains(out, "[The page is larger than 2048 KB; only its beginning was read.]") && len(out) < 110<<10
 		},
-		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/big", Hosts: []string{"example.com"}}},
+		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/big", Hosts: []string{"example.com"}, Rule: "example.com"}},
 		hits:  1,
 	}, {
 		name: "a redirect loop", private: true,
@@ -138,7 +138,7 @@ func TestWebFetch(t *testing.T) {
 		want: func(out string, isErr bool) bool {
 			return isErr && strings.Contains(out, "redirected to "+s.base+"/loop: more than 5 redirects (a loop?)")
 		},
-		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/loop", Hosts: []string{"example.com"}}},
+		asked: []agent.Approval{{Tool: "web_fetch", Description: "Fetch " + s.base + "/loop", Hosts: []string{"example.com"}, Rule: "example.com"}},
 		hits:  6,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

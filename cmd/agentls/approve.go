@@ -13,8 +13,9 @@ import (
 )
 
 // termApprover asks on the terminal before a risky action (a shell
-// command): y allows it once, a allows its command prefixes for the rest of
-// the session (the policy engine's AllowAlways), n denies it, d shows it
+// command, an MCP tool, a web fetch): y allows it once, a allows its command
+// prefixes (the MCP server's tool, the web hosts) for the rest of the
+// session (the policy engine's AllowAlways), n denies it, d shows it
 // whole, q stops the run. --yes approves nothing risky: it applies edits,
 // and runs only the commands a policy rule allows.
 type termApprover struct {
@@ -47,11 +48,11 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		what = "a" + strings.TrimSuffix(strings.TrimPrefix(q, "A"), "?")
 	}
 	if t.yes {
-		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands and web fetches an allow rule names: add one to your own policy file, "+
+		t.p.say("%s", t.p.paint(red, "✗ Denied: "+what+" (--yes runs only the commands, web fetches and MCP calls an allow rule names: add one to your own policy file, "+
 			"or to "+relPolicyFile+", which has no effect until you trust the folder with agentls trust)"))
 		return false, nil
 	}
-	prefixes := policy.Prefixes(ap.Command)
+	allow, ok := policy.AlwaysFor(ap, t.root)
 	q := strings.ToUpper(what[:1]) + what[1:] + "?"
 	if len(lines) > 1 {
 		q += "\n    " + strings.Join(lines, "\n    ") + "\n"
@@ -63,12 +64,12 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 		q += " (" + visible(ap.Description) + ")"
 	}
 	always := "a = always allow this"
-	if len(prefixes) > 0 {
-		always = "a = always allow " + visible(strings.Join(prefixes, ", "))
+	if ok {
+		always = "a = always allow " + allow.Quoted()
 	}
 	q += " [y/n/a/d/q] "
 	help := "y = allow it once, n = deny it, " + always + " for this session, d = show the command in full, q = stop the run"
-	answer, err := t.p.ask(ctx, t.in, q, help, func() { t.details(ap, prefixes) })
+	answer, err := t.p.ask(ctx, t.in, q, help, func() { t.details(ap, allow, ok) })
 	switch {
 	case errors.Is(err, errNoAnswer):
 		return false, nil // no answer on the terminal: not allowed
@@ -79,10 +80,10 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	case answerYes:
 		return true, nil
 	case answerAlways:
-		if len(prefixes) == 0 {
+		if !ok {
 			return true, nil // nothing to remember: allowed once
 		}
-		t.eng.AllowAlways(prefixes, t.root) // on failure it is allowed once
+		t.eng.AllowAlways(allow) // on failure it is allowed once
 		return true, nil
 	case answerQuit:
 		t.quit()
@@ -109,7 +110,7 @@ func (t *termApprover) keepGoing(ctx context.Context, ap agent.Approval) (bool, 
 }
 
 // details shows an approval in full; the printer's lock is held.
-func (t *termApprover) details(ap agent.Approval, prefixes []string) {
+func (t *termApprover) details(ap agent.Approval, allow policy.Always, ok bool) {
 	t.p.line("  tool:    %s", ap.Tool)
 	if ap.Server != "" {
 		t.p.line("  %s", mcp.Question(ap, 0))
@@ -122,9 +123,14 @@ func (t *termApprover) details(ap agent.Approval, prefixes []string) {
 	if ap.Description != "" {
 		t.p.line("  why:     %s", visible(ap.Description))
 	}
-	if len(prefixes) > 0 {
-		t.p.line("  always:  allows commands starting with %s in %s for this session", visible(strings.Join(prefixes, ", ")), t.root)
-	} else if c := policy.ParseCommand(ap.Command); ap.Command != "" && c.Complex != "" {
-		t.p.line("  always:  not offered: %s", visible(c.Complex))
+	switch {
+	case ok && allow.Server != "":
+		t.p.line("  always:  allows %s (of that server only) for this session", allow.Quoted())
+	case ok && len(allow.Hosts) > 0:
+		t.p.line("  always:  allows fetches from %s (not their subdomains) for this session", allow.Quoted())
+	case ok:
+		t.p.line("  always:  allows commands starting with %s in %s for this session", allow.Quoted(), visible(t.root))
+	case ap.Command != "" && policy.ParseCommand(ap.Command).Complex != "":
+		t.p.line("  always:  not offered: %s", visible(policy.ParseCommand(ap.Command).Complex))
 	}
 }

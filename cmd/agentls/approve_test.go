@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/gemini/geminitest"
+	"github.com/agentls/agentls/agent/mcp/mcptest"
 	"github.com/agentls/agentls/agent/policy"
 )
 
@@ -37,7 +38,7 @@ func TestRunApprovesCommands(t *testing.T) {
 		{name: "yes, then no", stdin: "y\nn\n", made: []bool{true, false}, asked: 2},
 		{name: "always", stdin: "a\n", made: []bool{true, true}, asked: 1},
 		{name: "details, then yes", stdin: "d\ny\nn\n", made: []bool{true, false}, asked: 3, says: "  command: touch a.txt"},
-		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow touch for this session"},
+		{name: "help, then yes", stdin: "what\ny\nn\n", made: []bool{true, false}, asked: 3, says: "y = allow it once, n = deny it, a = always allow `touch` for this session"},
 		{name: "quit", stdin: "q\n", made: []bool{false, false}, asked: 1, code: 3, says: "✗ Cancelled"},
 		{name: "no answer", stdin: "", made: []bool{false, false}, asked: 2},
 		{name: "--yes runs no command", args: []string{"--yes"}, made: []bool{false, false},
@@ -82,5 +83,58 @@ func TestRunApprovesCommands(t *testing.T) {
 				t.Errorf("output lacks %q:\n%s", tt.says, out)
 			}
 		})
+	}
+}
+
+// a on an MCP call allows that server's tool for the rest of the run: the
+// second call is not asked about; d says what a would allow.
+func TestRunAlwaysAllowsMCPTool(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	notes := mcptest.NewServer(t)
+	srv := geminitest.NewServer(t,
+		geminitest.Reply(geminitest.Call("mcp_notes_note", map[string]any{"text": "one"})),
+		geminitest.Reply(geminitest.Call("mcp_notes_note", map[string]any{"text": "two"})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
+	env := fakeEnv(srv)
+	config := t.TempDir()
+	env["XDG_CONFIG_HOME"] = config
+	write(t, filepath.Join(config, "agentls", "settings.json"), `{"mcpServers": {"notes": {"httpUrl": "`+notes.URL+`"}}}`)
+	code, out, errOut := agentls(t, env, "d\na\n", "run", "--workspace", dir, "keep notes")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	q := `Allow MCP server "notes" to run its tool "note" with {"text":"one"}? [y/n/a/d/q] `
+	if got := strings.Count(out, "[y/n/a/d/q] "); got != 2 || strings.Count(out, q) != 2 {
+		t.Errorf("asked %d times, want the first call twice (d, then a):\n%s", got, out)
+	}
+	if want := "  always:  allows `notes` tool `note` (of that server only) for this session"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if got := notes.Notes(); strings.Join(got, ",") != "one,two" {
+		t.Errorf("notes %q, want one and two", got)
+	}
+}
+
+// a on a web fetch allows its host for the rest of the run, not others.
+func TestRunAlwaysAllowsHost(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	page, hits := notesServer(t)
+	other := strings.Replace(page.URL, "127.0.0.1", "localhost", 1)
+	srv := geminitest.NewServer(t,
+		geminitest.Reply(geminitest.Call("web_fetch", map[string]any{"url": page.URL + "/a"})),
+		geminitest.Reply(geminitest.Call("web_fetch", map[string]any{"url": page.URL + "/b"})),
+		geminitest.Reply(geminitest.Call("web_fetch", map[string]any{"url": other + "/c"})),
+		geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
+	code, out, errOut := agentls(t, fakeEnv(srv), "a\nn\n", "run", "--workspace", dir, "--web-private-network", "read")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if got := strings.Count(out, "[y/n/a/d/q] "); got != 2 || !strings.Contains(out, "Fetch "+other+"/c") {
+		t.Errorf("asked %d times, want the first fetch and the other host's:\n%s", got, out)
+	}
+	if n := hits.Load(); n != 2 {
+		t.Errorf("%d fetches, want 2", n)
 	}
 }
