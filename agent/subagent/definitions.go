@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -150,16 +151,18 @@ func Merge(sets ...[]agent.Definition) []agent.Definition {
 	return out
 }
 
-// ToolNames are the names of the built-in tools (every one agent/tools can
-// offer a run) and of complete_task: no custom agent may take one, or it
-// would hide the tool.
-var ToolNames = append(tools.Names(), agent.CompleteTaskName)
+// ToolNames returns the names of the built-in tools (every one agent/tools
+// can offer a run) and of complete_task: no custom agent may take one, or it
+// would hide the tool. (Made on first use: building every tool costs a
+// process that never loads an agent, such as an idle server, its start-up.)
+var ToolNames = sync.OnceValue(func() []string { return append(tools.Names(), agent.CompleteTaskName) })
 
-// WorkspaceTools are the tools a workspace's agent may have: a repository
-// can be anyone's, so its agents read the workspace and plan, and no more
-// (the read tools every run is offered). An agent that needs to edit, run
-// commands or reach the web belongs in the user's own agents folder.
-var WorkspaceTools = workspaceTools()
+// WorkspaceTools returns the tools a workspace's agent may have: a
+// repository can be anyone's, so its agents read the workspace and plan, and
+// no more (the read tools every run is offered). An agent that needs to
+// edit, run commands or reach the web belongs in the user's own agents
+// folder.
+var WorkspaceTools = sync.OnceValue(workspaceTools)
 
 func workspaceTools() []string {
 	var names []string
@@ -182,7 +185,7 @@ func workspaceTools() []string {
 func Load(userDir, root string) ([]agent.Definition, []error) {
 	var errs []error
 	reserved := func(d agent.Definition, file string) bool {
-		if d.Name == "main" || slices.Contains(ToolNames, d.Name) {
+		if d.Name == "main" || slices.Contains(ToolNames(), d.Name) {
 			errs = append(errs, fmt.Errorf("%s: agent %s left out: the name is a built-in tool's", file, d.Name))
 			return true
 		}
@@ -211,7 +214,7 @@ func Load(userDir, root string) ([]agent.Definition, []error) {
 		}
 		var dropped []string
 		d.Tools = slices.DeleteFunc(slices.Clone(d.Tools), func(t string) bool {
-			if slices.Contains(WorkspaceTools, t) {
+			if slices.Contains(WorkspaceTools(), t) {
 				return false
 			}
 			dropped = append(dropped, t)

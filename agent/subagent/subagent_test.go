@@ -328,12 +328,12 @@ func TestToolNames(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"read_file", "replace", "run_shell_command", "get_diagnostics", "activate_skill", "web_fetch",
 		"google_web_search", "save_memory", agent.CompleteTaskName} {
-		if !slices.Contains(subagent.ToolNames, name) {
-			t.Errorf("ToolNames lack %s: %v", name, subagent.ToolNames)
+		if !slices.Contains(subagent.ToolNames(), name) {
+			t.Errorf("ToolNames lack %s: %v", name, subagent.ToolNames())
 		}
 	}
 	want := []string{"read_file", "list_directory", "glob", "grep_search", "write_todos"}
-	if diff := cmp.Diff(want, subagent.WorkspaceTools); diff != "" {
+	if diff := cmp.Diff(want, subagent.WorkspaceTools()); diff != "" {
 		t.Errorf("WorkspaceTools (-want +got):\n%s", diff)
 	}
 }
