@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
@@ -129,12 +131,41 @@ type Func[A any] struct {
 // NewFunc returns a typed tool. It panics if A has no JSON schema: that is a
 // programming error caught by any test that builds the tool.
 func NewFunc[A any](name, description string, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
-	schema, err := jsonschema.For[A](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+	t := reflect.TypeFor[A]()
+	c, ok := funcSchemas.Load(t)
+	if !ok {
+		schema, err := jsonschema.For[A](nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+		}
+		notNull(schema)
+		c, _ = funcSchemas.LoadOrStore(t, argSchema{schema, resolve(name, schema)})
 	}
-	notNull(schema)
-	return newFuncSchema(name, description, schema, run)
+	as := c.(argSchema)
+	return &Func[A]{decl: declaration(name, description, as.schema), resolved: as.resolved, run: run}
+}
+
+// funcSchemas holds the schema of each argument type NewFunc has seen,
+// reflected and resolved once per process: every run builds its tools, and
+// a schema is the costly part of a tool. Schemas are never changed once
+// made, so tools share them.
+var funcSchemas sync.Map // reflect.Type → argSchema
+
+type argSchema struct {
+	schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+}
+
+func resolve(name string, schema *jsonschema.Schema) *jsonschema.Resolved {
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
+	}
+	return resolved
+}
+
+func declaration(name, description string, schema *jsonschema.Schema) *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: name, Description: strings.TrimSpace(description), ParametersJsonSchema: schema}
 }
 
 // notNull turns the ["null", T] types that Go slices and pointers get into
@@ -161,19 +192,7 @@ func NewFuncSchema[A any](name, description string, schema *jsonschema.Schema, r
 }
 
 func newFuncSchema[A any](name, description string, schema *jsonschema.Schema, run func(ctx context.Context, call *Call, args A) (Result, error)) *Func[A] {
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
-	}
-	return &Func[A]{
-		decl: &genai.FunctionDeclaration{
-			Name:                 name,
-			Description:          strings.TrimSpace(description),
-			ParametersJsonSchema: schema,
-		},
-		resolved: resolved,
-		run:      run,
-	}
+	return &Func[A]{decl: declaration(name, description, schema), resolved: resolve(name, schema), run: run}
 }
 
 // WithKind declares the tool's kind (see [Kinded]) and returns f.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -95,12 +94,19 @@ func Builtin(env Env) []agent.Tool {
 // NeedsProposer reports whether the built-in tool name is offered only to a
 // run with a Proposer (outside plan mode): a tool that changes files or runs
 // commands. A definition that lists one asks for a run that can propose.
-func NeedsProposer(name string) bool {
-	has := func(ts []agent.Tool) bool {
-		return slices.ContainsFunc(ts, func(t agent.Tool) bool { return t.Declaration().Name == name })
+func NeedsProposer(name string) bool { return proposing()[name] }
+
+// proposing is the set of the names NeedsProposer reports, made once.
+var proposing = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, t := range Builtin(Env{Proposer: noProposer{}}) {
+		names[t.Declaration().Name] = true
 	}
-	return has(Builtin(Env{Proposer: noProposer{}})) && !has(Builtin(Env{}))
-}
+	for _, t := range Builtin(Env{}) {
+		delete(names, t.Declaration().Name)
+	}
+	return names
+})
 
 // Names are the names of every built-in tool a run can be offered.
 func Names() []string {
