@@ -3,14 +3,22 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/agentls/agentls/agent/trace"
 )
 
-// pruneEvery is the least time between two prunes of the trace folder.
-const pruneEvery = time.Minute
+// pruneEvery is the least time between two prunes of the trace folder, by
+// any process: a terminal user's every `agentls run` is a new process, and a
+// prune stats every trace.
+const pruneEvery = time.Hour
+
+// prunedStamp is the file in the trace folder whose modification time says
+// when it was last pruned.
+const prunedStamp = ".pruned"
 
 // pruning is the state of the host's pruning of its trace folder.
 type pruning struct {
@@ -31,6 +39,11 @@ func (h *Host) pruneTraces(r trace.Retention) {
 	if p.busy || !p.last.IsZero() && now.Sub(p.last) < pruneEvery {
 		return
 	}
+	stamp := filepath.Join(dir, prunedStamp)
+	if fi, err := os.Stat(stamp); err == nil && !fi.ModTime().After(now) && now.Sub(fi.ModTime()) < pruneEvery {
+		p.last = fi.ModTime() // pruned lately, by this process or another
+		return
+	}
 	p.busy, p.last = true, now
 	p.wg.Go(func() {
 		defer func() {
@@ -42,6 +55,10 @@ func (h *Host) pruneTraces(r trace.Retention) {
 		// cut short: the folder's state would then depend on timing.
 		if _, err := trace.PruneTraces(context.Background(), dir, r, now); err != nil {
 			h.warn(fmt.Sprintf("pruning traces: %v", err))
+			return
+		}
+		if err := os.WriteFile(stamp, nil, 0o600); err == nil {
+			os.Chtimes(stamp, now, now)
 		}
 	})
 }

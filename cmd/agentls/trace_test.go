@@ -217,7 +217,8 @@ func TestRunPrunesTraces(t *testing.T) {
 		at := time.Now().Add(-age)
 		os.Chtimes(p, at, at)
 	}
-	srv := geminitest.NewServer(t, geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"})))
+	done := geminitest.Reply(geminitest.Call("complete_task", map[string]any{"result": "done"}))
+	srv := geminitest.NewServer(t, done, done, done) // three runs
 	env := fakeEnv(srv)
 	env["XDG_STATE_HOME"], env["XDG_CONFIG_HOME"] = state, config
 	if code, out, errOut := agentls(t, env, "", "run", "--workspace", copyExample(t), "hi"); code != 0 {
@@ -228,6 +229,34 @@ func TestRunPrunesTraces(t *testing.T) {
 	}
 	if _, err := os.Stat(young); err != nil {
 		t.Errorf("a younger trace is gone: %v", err)
+	}
+
+	// The next runs within the hour do not prune again (each is a new
+	// process: the folder says when it was pruned); one after it does.
+	older := filepath.Join(runsDir, "aaaaaaaaaaaa", "older.jsonl")
+	if err := os.WriteFile(older, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(-20 * 24 * time.Hour)
+	os.Chtimes(older, at, at)
+	run := func() {
+		t.Helper()
+		if code, out, errOut := agentls(t, env, "", "run", "--workspace", copyExample(t), "hi"); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	run()
+	if _, err := os.Stat(older); err != nil {
+		t.Errorf("a run within the hour of the last prune pruned again: %v", err)
+	}
+	stamp := filepath.Join(runsDir, ".pruned")
+	hourAgo := time.Now().Add(-61 * time.Minute)
+	if err := os.Chtimes(stamp, hourAgo, hourAgo); err != nil {
+		t.Fatalf("the folder does not say when it was pruned: %v", err)
+	}
+	run()
+	if _, err := os.Stat(older); !os.IsNotExist(err) {
+		t.Errorf("a run an hour after the last prune did not prune: %v", err)
 	}
 }
 
