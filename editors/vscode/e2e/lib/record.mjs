@@ -32,9 +32,11 @@ export function readRuns(traces) {
   if (!fs.existsSync(traces)) {
     return out;
   }
-  for (const sub of fs.readdirSync(traces)) {
-    for (const f of fs.readdirSync(path.join(traces, sub))) {
-      const recs = jsonLines(path.join(traces, sub, f));
+  // traces/<hash of the folder>/<run>.jsonl; the folder also holds
+  // agentls's own files (.pruned).
+  for (const sub of fs.readdirSync(traces, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    for (const f of fs.readdirSync(path.join(traces, sub.name)).filter((n) => n.endsWith('.jsonl'))) {
+      const recs = jsonLines(path.join(traces, sub.name, f));
       const header = recs.find((r) => r.type === 'header')?.header;
       const events = recs.filter((r) => r.type === 'event').map((r) => r.event);
       out.push({ header, events, end: events.find((e) => e.type === 'run_end')?.end });
