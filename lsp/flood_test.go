@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,23 +85,9 @@ func TestClientThatStopsReading(t *testing.T) {
 // readFrame reads one Content-Length frame's body.
 func readFrame(t *testing.T, r *bufio.Reader) string {
 	t.Helper()
-	n := -1
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading a header: %v", err)
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		t.Fatalf("reading a body of %d bytes: %v", n, err)
+	b, err := lsp.ReadFrameBody(r)
+	if err != nil {
+		t.Fatalf("reading a frame: %v", err)
 	}
 	return string(b)
 }

@@ -107,21 +107,8 @@ func serveOnPipes(t *testing.T, s *Server) *pipeClient {
 		defer close(c.frames)
 		out := bufio.NewReader(outR)
 		for {
-			n := -1
-			for {
-				line, err := out.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if line == "\r\n" {
-					break
-				}
-				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-					n, _ = strconv.Atoi(strings.TrimSpace(v))
-				}
-			}
-			body := make([]byte, max(n, 0))
-			if _, err := io.ReadFull(out, body); err != nil {
+			body, err := ReadFrameBody(out)
+			if err != nil {
 				return
 			}
 			c.frames <- body

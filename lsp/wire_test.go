@@ -95,21 +95,8 @@ func (w *wire) read(r io.Reader) {
 	}()
 	br := bufio.NewReader(r)
 	for {
-		n := -1
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			if line == "\r\n" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		body := make([]byte, max(n, 0))
-		if _, err := io.ReadFull(br, body); err != nil {
+		body, err := lsp.ReadFrameBody(br)
+		if err != nil {
 			return
 		}
 		m := wireMsg{raw: string(body)}
