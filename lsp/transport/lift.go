@@ -92,6 +92,14 @@ func (lf *lifter) lift(body []byte) (small []byte, pinned bool, err error) {
 	lf.strings = make([]string, len(texts))
 	last := 0
 	for i, t := range texts {
+		if len(t.text) < lf.min {
+			// Too short to be worth lifting: back in the frame, encoded
+			// again (it was decoded in place).
+			small = append(small, body[last:t.start]...)
+			small = appendQuoted(small, t.text)
+			last = t.end
+			continue
+		}
 		switch d := t.text; {
 		case len(d) == 0:
 		case pinned || &d[0] != &body[t.start+1]:

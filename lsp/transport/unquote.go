@@ -65,7 +65,7 @@ func unquoteInPlace(s []byte) (text []byte, n int, err error) {
 			var buf [utf8.UTFMax]byte
 			out, size, ok := escape(buf[:0], s[r:])
 			if !ok {
-				return nil, 0, fmt.Errorf("invalid escape %.6q at byte %d of a string", s[r:], r)
+				return nil, 0, fmt.Errorf("invalid escape %.6q at byte %d of a string", s[r:min(len(s), r+6)], r)
 			}
 			// Inv: an escape is never shorter than what it stands for.
 			w += copy(s[w:], out)
@@ -90,8 +90,11 @@ func unquoteInPlace(s []byte) (text []byte, n int, err error) {
 			}
 			if r-w < 2 {
 				// U+FFFD takes three bytes of the one it replaces, and the
-				// escapes before left no room: go on in a copy.
-				out := make([]byte, w, w+len(s)-r+len(s)/16+8)
+				// escapes before left no room: go on in a copy, grown as
+				// the string goes (s runs on past it, maybe far: a copy
+				// sized to s would let a frame of many short strings cost
+				// the square of its size).
+				out := make([]byte, w, 2*w+64)
 				copy(out, s[:w])
 				out, n, err := appendUnquoted(out, s[r:])
 				return out, r + n, err
@@ -162,7 +165,7 @@ func appendUnquoted(out, s []byte) ([]byte, int, error) {
 			var ok bool
 			var size int
 			if out, size, ok = escape(out, s[r:]); !ok {
-				return nil, 0, fmt.Errorf("invalid escape %.6q at byte %d of a string", s[r:], r)
+				return nil, 0, fmt.Errorf("invalid escape %.6q at byte %d of a string", s[r:min(len(s), r+6)], r)
 			}
 			r += size
 		case c < 0x20:
