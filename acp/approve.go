@@ -65,7 +65,7 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 		return true, nil
 	case answerAlways, answerSave:
 		if !ok {
-			return true, nil // nothing to remember: allowed once
+			return false, nil // not offered: no answer the user was given
 		}
 		r, err := t.ss.engine.AllowAlways(allow)
 		if err != nil {

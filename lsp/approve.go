@@ -73,10 +73,10 @@ func (a *approver) Approve(ctx context.Context, ap agent.Approval) (bool, error)
 	if item == nil {
 		return false, nil // dismissed
 	}
-	switch item.Title {
-	case approveOnce:
+	switch {
+	case item.Title == approveOnce:
 		return true, nil
-	case always, save:
+	case ok && (item.Title == always || item.Title == save):
 		r, err := a.eng.AllowAlways(allow)
 		if err != nil {
 			a.s.log.Warn("approval: always allow", "err", err)

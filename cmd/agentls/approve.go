@@ -63,12 +63,13 @@ func (t *termApprover) Approve(ctx context.Context, ap agent.Approval) (bool, er
 	if ap.Description != "" {
 		q += " (" + visible(ap.Description) + ")"
 	}
-	always := "a = always allow this"
+	// Without a rule narrow enough to remember, a allows it once, and says so.
+	always := "a = allow it once (no rule narrow enough to remember it by)"
 	if ok {
-		always = "a = always allow " + allow.Quoted()
+		always = "a = always allow " + allow.Quoted() + " for this session"
 	}
 	q += " [y/n/a/d/q] "
-	help := "y = allow it once, n = deny it, " + always + " for this session, d = show the command in full, q = stop the run"
+	help := "y = allow it once, n = deny it, " + always + ", d = show the command in full, q = stop the run"
 	answer, err := t.p.ask(ctx, t.in, q, help, func() { t.details(ap, allow, ok) })
 	switch {
 	case errors.Is(err, errNoAnswer):
