@@ -42,7 +42,7 @@ func (p *proposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision
 	if !ch.Create {
 		old = &ch.Old
 	}
-	diff := acpsdk.ToolCallContent{Diff: &acpsdk.ToolCallContentDiff{Type: "diff", Path: t.ss.ws.ClientPath(ch.Path), OldText: old, NewText: ch.New}}
+	diff := acpsdk.ToolCallContent{Diff: &acpsdk.ToolCallContentDiff{Type: "diff", Path: t.ss.ws.ClientPath(cmp.Or(ch.Target, ch.Path)), OldText: old, NewText: ch.New}}
 	t.setDiff(id, diff)
 	t.ss.update(ctx, acpsdk.UpdateToolCall(id, acpsdk.WithUpdateContent([]acpsdk.ToolCallContent{diff})))
 	switch t.ss.currentMode() {
@@ -110,15 +110,14 @@ func (p *proposer) write(ctx context.Context, ch agent.Change) (agent.Decision, 
 	// The text check, through the view the change was computed in, of the
 	// file the tool read (where a symlink leads).
 	cur, err := t.fs.ReadFile(dest)
-	exists := err == nil
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if ctx.Err() != nil {
 			return agent.Decision{}, ctx.Err()
 		}
 		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, nil
-	case exists == ch.Create, exists && cur != ch.Old:
-		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
+	}
+	if d, ok := runner.CheckText(err == nil, cur, ch); !ok {
+		return d, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return agent.Decision{}, err

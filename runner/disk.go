@@ -31,15 +31,21 @@ func CheckLink(ch agent.Change) (dest string, d agent.Decision, ok bool) {
 	return real, agent.Decision{}, true
 }
 
-// CheckDisk checks that the file on disk is still what the change was
-// computed against (absent for a new file); when ok is false, d is the
-// answer.
-func CheckDisk(ch agent.Change) (d agent.Decision, ok bool) {
-	cur, err := os.ReadFile(ch.Path)
-	switch {
-	case err != nil && !errors.Is(err, os.ErrNotExist):
+// CheckDisk checks that dest, the file a change writes (see CheckLink),
+// still holds on disk what the change was computed against (absent for a
+// new file); when ok is false, d is the answer.
+func CheckDisk(dest string, ch agent.Change) (d agent.Decision, ok bool) {
+	cur, err := os.ReadFile(dest)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return agent.Decision{Outcome: agent.OutcomeFailed, Message: err.Error()}, false
-	case (err == nil) == ch.Create, err == nil && string(cur) != ch.Old:
+	}
+	return CheckText(err == nil, string(cur), ch)
+}
+
+// CheckText checks that a file, as it exists (or not) and reads now, is
+// what a change was computed against; when ok is false, d is the answer.
+func CheckText(exists bool, cur string, ch agent.Change) (d agent.Decision, ok bool) {
+	if exists == ch.Create || exists && cur != ch.Old {
 		return agent.Decision{Outcome: agent.OutcomeConflict}, false
 	}
 	return agent.Decision{}, true
@@ -53,7 +59,7 @@ func WriteChange(ch agent.Change) agent.Decision {
 	if !ok {
 		return d
 	}
-	if d, ok := CheckDisk(ch); !ok {
+	if d, ok := CheckDisk(dest, ch); !ok {
 		return d
 	}
 	if err := WriteAtomic(dest, ch.New); err != nil {

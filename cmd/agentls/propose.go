@@ -30,13 +30,19 @@ type termProposer struct {
 const proposalHelp = "y = apply this change, n = reject it, a = apply it and all further changes of this run, d = show the whole diff, q = stop the run"
 
 func (t *termProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	if d, ok := runner.CheckDisk(ch); !ok {
-		return d, nil
-	}
 	t.mu.Lock()
 	ask := !t.apply
 	t.mu.Unlock()
 	if ask {
+		// Nothing is asked about a change that could no longer be written
+		// (WriteChange checks again after the answer).
+		dest, d, ok := runner.CheckLink(ch)
+		if !ok {
+			return d, nil
+		}
+		if d, ok := runner.CheckDisk(dest, ch); !ok {
+			return d, nil
+		}
 		answer, err := t.p.ask(ctx, t.in, fmt.Sprintf("Apply the change to %s? [y/n/a/d/q] ", ch.Name), proposalHelp,
 			func() { t.p.diff(edits.Unified(ch.Name, ch.Old, ch.New), 0) })
 		switch {
@@ -72,11 +78,13 @@ type overlayProposer struct {
 }
 
 func (o overlayProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	path := cmp.Or(ch.Target, ch.Path) // the file the tools read: where a symlink leads
+	path, d, ok := runner.CheckLink(ch) // the file the tools read: where a symlink leads
+	if !ok {
+		return d, nil
+	}
 	f, err := o.ws.ReadFile(path)
-	exists := err == nil && (f.Exists || f.Open)
-	if exists == ch.Create || (exists && f.Text != ch.Old) {
-		return agent.Decision{Outcome: agent.OutcomeConflict}, nil
+	if d, ok := runner.CheckText(err == nil && (f.Exists || f.Open), f.Text, ch); !ok {
+		return d, nil
 	}
 	o.ws.Open(path, ch.New, f.Version+1)
 	return agent.Decision{Outcome: agent.OutcomeApplied}, nil
@@ -90,7 +98,8 @@ type scratchProposer struct {
 }
 
 func (s scratchProposer) Propose(ctx context.Context, ch agent.Change) (agent.Decision, error) {
-	rel, err := filepath.Rel(s.root, ch.Path)
+	// Where the change would be written: a symlink's target.
+	rel, err := filepath.Rel(s.root, cmp.Or(ch.Target, ch.Path))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return s.mem.Propose(ctx, ch)
 	}
