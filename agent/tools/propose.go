@@ -33,7 +33,7 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 	stat := edits.DiffStat(ch.Old, ch.New)
 	switch d.Outcome {
 	case agent.OutcomeApplied:
-		st.markRead(ch.Path) // the model knows the new content
+		st.markRead(cmp.Or(ch.Target, ch.Path)) // the model knows the new content
 		msg := fmt.Sprintf("The user accepted the change; %s is updated (%s).", ch.Name, stat)
 		if d.Final != "" && d.Final != ch.New {
 			msg = fmt.Sprintf("The user accepted the change to %s with modifications; read the file again before changing it further.", ch.Name)
@@ -44,7 +44,7 @@ func propose(ctx context.Context, st *state, call *agent.Call, ch agent.Change) 
 		msg += afterChange(st.env.FS, ch.Name, d.Diagnostics)
 		return agent.Result{Output: msg, Display: fmt.Sprintf("Changed %s (%s)", ch.Name, stat)}, nil
 	case agent.OutcomeStaged:
-		st.markRead(ch.Path)
+		st.markRead(cmp.Or(ch.Target, ch.Path))
 		return agent.Result{Output: fmt.Sprintf("Staged the change to %s (%s): your reads see it, and it is proposed to the user with the run's other changes when you call complete_task.", ch.Name, stat),
 			Display: fmt.Sprintf("Staged %s (%s)", ch.Name, stat)}, nil
 	case agent.OutcomeRejected:

@@ -56,7 +56,7 @@ func readFile(st *state) agent.Tool {
 		if kind, ok := binaryKind(text); ok {
 			return agent.Errorf("%s is a binary file (%s); read_file reads text files only", name, kind), nil
 		}
-		st.markRead(path)
+		st.markRead(hops[len(hops)-1]) // what was read: the file a symlink leads to
 		out, err := lineWindow(text, a.Offset, a.Limit)
 		if err != nil {
 			return agent.Errorf("%s: %v", name, err), nil

@@ -38,7 +38,7 @@ func writeFile(st *state) agent.Tool {
 		if !create && old == a.Content {
 			return agent.Errorf("%s already has this content; nothing to change", name), nil
 		}
-		if !create && !st.hasRead(path) {
+		if !create && !st.hasRead(target) {
 			return agent.Errorf("%s exists and you have not read it in this run. Read it first, then give its complete new content, or use replace for a local change.", name), nil
 		}
 		if ph := placeholders(path, a.Content, old); len(ph) > 0 {
