@@ -76,7 +76,7 @@ func saveMemory(st *state) agent.Tool {
 		if memory.Has(target.old, fact) {
 			return agent.Result{Output: fmt.Sprintf("%s already remembers this fact; nothing to change.", target.name), Display: "Already remembered"}, nil
 		}
-		ch := agent.Change{Path: target.path, Name: target.name, Old: target.old, New: memory.Add(target.old, fact),
+		ch := agent.Change{Path: target.path, Name: target.name, Target: target.target, Old: target.old, New: memory.Add(target.old, fact),
 			Create: target.create, Tool: "save_memory", Reason: "Remember: " + fact}
 		d, err := call.Propose(ctx, st.env.Proposer, ch)
 		if err != nil {
@@ -132,6 +132,7 @@ func (saveMemoryTool) Describe(json.RawMessage) string { return "Remembering a f
 // A memoryTarget is the context file a fact goes to.
 type memoryTarget struct {
 	path, name string
+	target     string // the file a symlink at path leads to; "" when not checked
 	old        string
 	create     bool
 }
@@ -168,12 +169,15 @@ func (s *state) memoryFile(scope string) (memoryTarget, error) {
 }
 
 func (s *state) workspaceMemoryFile(name string) (memoryTarget, error) {
-	path, err := s.resolve("save_memory", name, writing)
+	hops, err := s.resolveLinks("save_memory", name, writing)
 	if err != nil {
 		return memoryTarget{}, err
 	}
-	t := memoryTarget{path: path, name: s.env.FS.Rel(path)}
-	t.old, err = s.env.FS.ReadFile(path)
+	// Through a symlink (AGENTS.md -> CLAUDE.md), the file it leads to
+	// changes, as with write_file.
+	t := memoryTarget{}
+	t.path, t.name, t.target = s.shown(hops)
+	t.old, err = s.env.FS.ReadFile(t.target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		t.create = true

@@ -38,7 +38,7 @@ func TestSaveMemoryWorkspace(t *testing.T) {
 			decided("save_memory", edit{Path: root + "/AGENTS.md", Name: "AGENTS.md", Added: 3, Create: true}, agent.OutcomeApplied, ""),
 			succeeded("save_memory", "Remembered in AGENTS.md"),
 		},
-		changes: []agent.Change{{Path: root + "/AGENTS.md", Name: "AGENTS.md", New: "## Remembered facts\n\n- The project uses tabs.\n",
+		changes: []agent.Change{{Path: root + "/AGENTS.md", Name: "AGENTS.md", Target: root + "/AGENTS.md", New: "## Remembered facts\n\n- The project uses tabs.\n",
 			Create: true, Tool: "save_memory", Reason: "Remember: The project uses tabs."}},
 	}, {
 		name:  "the file with the section",
@@ -51,7 +51,7 @@ func TestSaveMemoryWorkspace(t *testing.T) {
 			decided("save_memory", edit{Path: root + "/GEMINI.md", Name: "GEMINI.md", Added: 1}, agent.OutcomeApplied, ""),
 			succeeded("save_memory", "Remembered in GEMINI.md"),
 		},
-		changes: []agent.Change{{Path: root + "/GEMINI.md", Name: "GEMINI.md", Old: "## Remembered facts\n\n- Go 1.26.\n",
+		changes: []agent.Change{{Path: root + "/GEMINI.md", Name: "GEMINI.md", Target: root + "/GEMINI.md", Old: "## Remembered facts\n\n- Go 1.26.\n",
 			New: "## Remembered facts\n\n- Go 1.26.\n- CI runs on Debian.\n", Tool: "save_memory", Reason: "Remember: CI runs on Debian."}},
 	}, {
 		name:  "already remembered",
@@ -87,7 +87,7 @@ func TestSaveMemoryWorkspace(t *testing.T) {
 			decided("save_memory", edit{Path: root + "/AGENTS.md", Name: "AGENTS.md", Added: 4}, agent.OutcomeRejected, "not true"),
 			failed("save_memory", "Memory rejected"),
 		},
-		changes: []agent.Change{{Path: root + "/AGENTS.md", Name: "AGENTS.md", Old: "# Rules\n", New: "# Rules\n\n## Remembered facts\n\n- Tabs.\n",
+		changes: []agent.Change{{Path: root + "/AGENTS.md", Name: "AGENTS.md", Target: root + "/AGENTS.md", Old: "# Rules\n", New: "# Rules\n\n## Remembered facts\n\n- Tabs.\n",
 			Tool: "save_memory", Reason: "Remember: Tabs."}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
