@@ -367,6 +367,14 @@ func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 		if r.prepare != nil {
 			warnings = append(warnings, r.prepare(ctx)...)
 		}
+		sent := false
+		defer func() {
+			if !sent { // the run never started: its warnings go to the log
+				for _, w := range warnings {
+					r.warn(w)
+				}
+			}
+		}()
 		events := agent.Run(ctx, r.Config, r.Task)
 		if r.trace != nil {
 			events = r.trace.Run(ctx, r.Config, r.Task, r.header)
@@ -381,6 +389,7 @@ func (r *Run) Events(ctx context.Context) iter.Seq2[agent.Event, error] {
 			if err != nil || ev.Type != agent.EventRunStart {
 				continue
 			}
+			sent = true
 			for _, w := range warnings {
 				wev := warning(ev, w, r.now())
 				if r.trace != nil {
