@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/policy"
 	"github.com/agentls/agentls/agent/web"
+	"golang.org/x/net/idna"
 )
 
 //go:embed web_fetch.md
@@ -158,7 +159,14 @@ func (t webFetchTool) urls(a webFetchArgs) ([]*url.URL, error) {
 func hostsOf(urls []*url.URL) []string {
 	var hosts []string
 	for _, u := range urls {
-		if h := strings.ToLower(u.Hostname()); !slices.Contains(hosts, h) {
+		// As DNS names it (punycode): a look-alike of a host the user
+		// trusts (gооgle.com, with Cyrillic o's) must not read as it in a
+		// question or match its rules.
+		h := strings.ToLower(u.Hostname())
+		if a, err := idna.Lookup.ToASCII(h); err == nil {
+			h = a
+		}
+		if !slices.Contains(hosts, h) {
 			hosts = append(hosts, h)
 		}
 	}
