@@ -57,15 +57,21 @@ func AlwaysFor(ap agent.Approval, dir string) (Always, bool) {
 }
 
 // Text says what a allows, for the approval event's Rule: "go test, go
-// vet", "fs tool read_file", "go.dev, pkg.go.dev".
+// vet", "fs tool read_file", "go.dev, pkg.go.dev", with the characters
+// that could hide what it says escaped (names come from MCP servers and
+// models).
 func (a Always) Text() string {
+	var s string
 	switch {
 	case a.Server != "":
-		return a.Server + " tool " + a.Tool
+		s = a.Server + " tool " + a.Tool
 	case len(a.Hosts) > 0:
-		return strings.Join(a.Hosts, ", ")
+		s = strings.Join(a.Hosts, ", ")
+	default:
+		s = strings.Join(a.Prefixes, ", ")
 	}
-	return strings.Join(a.Prefixes, ", ")
+	s, _ = edits.VisibleLine(s)
+	return s
 }
 
 // Quoted says what a allows, for a question's answers: each name in
@@ -123,21 +129,9 @@ func (e *Engine) AllowAlways(a Always) (Rule, error) {
 	defer e.mu.Unlock()
 	e.nextID++
 	r.ID = fmt.Sprintf("session-%d", e.nextID)
-	r.Name = "always allow " + a.plainQuoted()
+	r.Name = "always allow " + a.Quoted()
 	e.session = append(e.session, r)
 	return *r, nil
-}
-
-// plainQuoted is Quoted without escaping, for the rule's name (which is
-// escaped where it is shown).
-func (a Always) plainQuoted() string {
-	switch {
-	case a.Server != "":
-		return quoteList([]string{a.Server}) + " tool " + quoteList([]string{a.Tool})
-	case len(a.Hosts) > 0:
-		return quoteList(a.Hosts)
-	}
-	return quoteList(a.Prefixes)
 }
 
 // literal escapes the pattern characters of path.Match in name.

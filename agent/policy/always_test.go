@@ -24,7 +24,7 @@ func TestAlwaysFor(t *testing.T) {
 		{"command", agent.Approval{Tool: ShellTool, Command: "go test ./... && go vet ./..."}, true, "go test, go vet", "`go test`, `go vet`"},
 		{"complex command", agent.Approval{Tool: ShellTool, Command: "echo $(id)"}, false, "", ""},
 		{"mcp", agent.Approval{Tool: "mcp_fs_read", Server: "fs", ServerTool: "read"}, true, "fs tool read", "`fs` tool `read`"},
-		{"mcp, hidden characters", agent.Approval{Tool: "mcp_fs_read", Server: "fs\u202e", ServerTool: "re\x1bad"}, true, "fs\u202e tool re\x1bad", "`fs\\u202e` tool `re\\x1bad`"},
+		{"mcp, hidden characters", agent.Approval{Tool: "mcp_fs_read", Server: "fs\u202e", ServerTool: "re\x1bad"}, true, "fs\\u202e tool re\\x1bad", "`fs\\u202e` tool `re\\x1bad`"},
 		{"hosts", agent.Approval{Tool: "web_fetch", Hosts: []string{"go.dev", "pkg.go.dev"}}, true, "go.dev, pkg.go.dev", "`go.dev`, `pkg.go.dev`"},
 		{"an IPv6 host no rule can name", agent.Approval{Tool: "web_fetch", Hosts: []string{"::1"}}, false, "", ""},
 		{"loop question", agent.Approval{Kind: agent.ApprovalLoop, Tool: "loop_detection"}, false, "", ""},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/trace"
+	"github.com/agentls/agentls/edits"
 )
 
 // runsCmd lists recent runs from their traces, the newest first.
@@ -237,6 +238,9 @@ func decision(c trace.ToolSummary) string {
 	}
 	if len(parts) == 0 {
 		return "-"
+	}
+	for i, p := range parts {
+		parts[i], _ = edits.VisibleLine(p) // a rule's name may come from a repository's policy file
 	}
 	return strings.Join(parts, ", ")
 }
