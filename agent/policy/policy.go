@@ -246,9 +246,9 @@ func (p Policy) Check(c agent.PolicyCall) agent.PolicyDecision {
 	d := agent.PolicyDecision{Verdict: agent.VerdictAsk}
 	if best != nil {
 		d = agent.PolicyDecision{Verdict: best.Decision, Rule: best.Label()}
-	}
-	if best != nil && best.Decision == agent.VerdictDeny {
-		d.Message = best.DenyMessage
+		if best.Decision == agent.VerdictDeny {
+			d.Message = best.DenyMessage
+		}
 	}
 	if d.Verdict == agent.VerdictAsk {
 		// What would be asked about (an MCP call no rule names too) an

@@ -131,7 +131,9 @@ func (t *termApprover) details(ap agent.Approval, allow policy.Always, ok bool) 
 		t.p.line("  always:  allows fetches from %s (not their subdomains) for this session", allow.Quoted())
 	case ok:
 		t.p.line("  always:  allows commands starting with %s in %s for this session", allow.Quoted(), visible(t.root))
-	case ap.Command != "" && policy.ParseCommand(ap.Command).Complex != "":
-		t.p.line("  always:  not offered: %s", visible(policy.ParseCommand(ap.Command).Complex))
+	case ap.Command != "":
+		if why := policy.ParseCommand(ap.Command).Complex; why != "" {
+			t.p.line("  always:  not offered: %s", visible(why))
+		}
 	}
 }
