@@ -162,7 +162,7 @@ func fstatat(fd int, name string, st *unix.Stat_t) error {
 
 func openDir(path string) (int, error) {
 	for {
-		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != unix.EINTR {
 			return fd, err
 		}
