@@ -59,7 +59,9 @@ func (lf *lifter) lift(body []byte) (small []byte, pinned bool, err error) {
 	lf.mu.Lock()
 	defer lf.mu.Unlock()
 	lf.strings = nil // the last frame's, handled by now
-	if len(body) < lf.min {
+	if len(body) < lf.min || !slices.ContainsFunc(lf.methods, func(m []byte) bool { return bytes.Contains(body, m) }) {
+		// Too small, or not one of the methods: nothing to decode here (a
+		// large didSave with its text is left to encoding/json, once).
 		return body, false, nil
 	}
 	texts, ok, err := lf.scan(body)
