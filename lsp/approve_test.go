@@ -3,6 +3,8 @@
 package lsp_test
 
 import (
+	"slices"
+
 	"github.com/agentls/agentls/contract"
 
 	"context"
@@ -116,6 +118,33 @@ func TestApprovalActions(t *testing.T) {
 				t.Errorf("workspace policy file:\n%s", saved)
 			}
 		})
+	}
+}
+
+// An answer the question did not offer is no answer: when no "always"
+// action is offered (a command with a substitution), a reply whose title is
+// empty, like the missing "always" action's, does not allow the command.
+func TestApprovalAnswerNotOffered(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, geminitest.Reply(geminitest.Call("run_shell_command", map[string]any{"command": "touch $(echo a.txt)"})), done())
+	var offered []string
+	s.ed.ShowMessageRequest = func(p *protocol.ShowMessageRequestParams) *protocol.MessageActionItem {
+		for _, a := range p.Actions {
+			offered = append(offered, a.Title)
+		}
+		return &protocol.MessageActionItem{Title: ""}
+	}
+	s.ed.Initialize(t.Context(), s.root, nil, nil)
+	runToEnd(t, s, "make a file")
+	if want := []string{"Allow once", "Deny"}; !slices.Equal(offered, want) {
+		t.Fatalf("offered %q, want %q", offered, want)
+	}
+	reqs := s.gem.Requests()
+	if resp := lastFunctionResponse(t, reqs[1]); !strings.Contains(resp, "the user denied") {
+		t.Errorf("the model was told %s", resp)
+	}
+	if exists(s, "a.txt") {
+		t.Error("the command ran on an answer that was not offered")
 	}
 }
 
